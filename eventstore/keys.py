@@ -1,0 +1,38 @@
+"""Every Redis key name, defined once; all keys of a battle share the hash tag {B} (DESIGN §3.1)."""
+
+
+def log(battle_id: str) -> str:
+    return f"siege:{{{battle_id}}}:log"
+
+
+def outcomes(battle_id: str) -> str:
+    return f"siege:{{{battle_id}}}:outcomes"
+
+
+def state(battle_id: str) -> str:
+    return f"siege:{{{battle_id}}}:state"
+
+
+def snapshots(battle_id: str) -> str:
+    return f"siege:{{{battle_id}}}:snapshots"
+
+
+def secret(battle_id: str) -> str:
+    return f"siege:{{{battle_id}}}:secret"
+
+
+def idem(battle_id: str) -> str:
+    return f"siege:{{{battle_id}}}:idem"
+
+
+def tokens(battle_id: str) -> str:
+    return f"siege:{{{battle_id}}}:tokens"
+
+
+def lock(battle_id: str) -> str:
+    return f"siege:{{{battle_id}}}:lock"
+
+
+BATTLES = "siege:battles"  # sorted set of battle ids by creation time (the reconciler's index)
+PENDING = "siege:pending"  # set of battles whose projection lags their log
+SCHEDULED = "siege:projector:scheduled"  # flag: a projection job is queued or running

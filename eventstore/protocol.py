@@ -1,0 +1,152 @@
+"""The storage contract every backend honours; `tests/eventstore/test_contract.py` runs it on each one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+GENESIS_HASH = "0" * 64
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NewEntry:
+    """A command about to be appended; the store assigns version, prev_hash and hash."""
+
+    type: str
+    data: dict[str, Any]
+    schema_version: int
+    actor: str
+    idempotency_key: str | None
+    recorded_at: str  # server UTC, ISO 8601
+    dice: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoredEntry:
+    version: int
+    type: str
+    data: dict[str, Any]
+    schema_version: int
+    actor: str
+    idempotency_key: str | None
+    recorded_at: str
+    dice: dict[str, Any]
+    prev_hash: str
+    hash: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Head:
+    version: int
+    hash: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Appended:
+    """Where an append landed; `replayed` is true when an idempotency record answered instead."""
+
+    version: int
+    hash: str
+    replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Projection:
+    version: int
+    state: str  # canonical JSON of the encoded battle
+
+
+class UnknownBattle(LookupError):
+    pass
+
+
+class BattleExists(Exception):
+    pass
+
+
+class VersionConflict(Exception):
+    """The expected version is not the head: nothing was appended."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"current version is {current}")
+        self.current = current
+
+
+class IdempotencyMismatch(Exception):
+    """The idempotency key was used before with a different body."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"key already used for version {version}")
+        self.version = version
+
+
+class EventStore(Protocol):
+    def create_battle(self, battle_id: str, created: NewEntry, server_seed: str) -> Appended:
+        """Write version 1 (`battle_created`) and the secret seed; BattleExists if the id is taken."""
+
+    def append(
+        self,
+        battle_id: str,
+        entry: NewEntry,
+        *,
+        expected_version: int | None = None,
+        fingerprint: str | None = None,
+    ) -> Appended:
+        """Append atomically: version check, idempotency record (key + fingerprint), hash chain, write."""
+
+    def head(self, battle_id: str) -> Head:
+        """The log head; UnknownBattle if the battle does not exist."""
+
+    def read(self, battle_id: str, *, after: int = 0, limit: int = 100) -> list[StoredEntry]:
+        """Entries with version > after, at most `limit`, in version order."""
+
+    def entry(self, battle_id: str, version: int) -> StoredEntry | None: ...
+
+    def iter_entries(self, battle_id: str, *, after: int = 0, upto: int | None = None, batch: int = 1000) -> Iterator[StoredEntry]:
+        """Stream entries after `after` (to `upto` inclusive) in batches, never loading the whole log."""
+
+    def secret(self, battle_id: str) -> str:
+        """The hex server seed."""
+
+    def battle_ids(self) -> Iterator[str]: ...
+
+    # --- derived keys: outcomes, state, snapshots -------------------------------------------------
+    def projection(self, battle_id: str) -> Projection | None: ...
+
+    def save_projection(
+        self,
+        battle_id: str,
+        *,
+        state: Projection,
+        outcomes: Sequence[tuple[int, str]],
+        snapshots: Sequence[Projection] = (),
+    ) -> bool:
+        """Atomically write outcomes (version, JSON), state and snapshots, only if state.version is
+        newer than the stored one and the outcomes continue the stored ones; False when guarded out."""
+
+    def outcome(self, battle_id: str, version: int) -> str | None: ...
+
+    def outcomes(self, battle_id: str, *, after: int = 0, limit: int = 100) -> list[tuple[int, str]]: ...
+
+    def wait_outcome(self, battle_id: str, version: int, timeout_s: float) -> str | None:
+        """Block up to timeout_s until the outcome of `version` exists (XREAD BLOCK on the outcomes stream)."""
+
+    def snapshot_at_or_before(self, battle_id: str, version: int) -> Projection | None: ...
+
+    def delete_derived(self, battle_id: str) -> None:
+        """Drop outcomes, state and snapshots; the log and secret stay."""
+
+    # --- coalesced projection scheduling -------------------------------------------------------------
+    def mark_pending(self, battle_id: str) -> bool:
+        """Note that a battle needs folding; True when the caller should enqueue a projection job."""
+
+    def take_pending(self, count: int) -> list[str]:
+        """Pop up to `count` battles that need folding (the job clears the scheduled flag first)."""
+
+    def clear_scheduled(self) -> None: ...
+
+    def try_lock(self, battle_id: str, owner: str, ttl_ms: int) -> bool:
+        """One folder per battle at a time; the lock expires so a crashed worker never blocks it."""
+
+    def unlock(self, battle_id: str, owner: str) -> None: ...

@@ -1,0 +1,106 @@
+"""Plain-JSON encoding of frozen dataclasses, so states, commands and events cross the wire and the store."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import types
+import typing
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+
+T = TypeVar("T")
+JSON = Any  # a value made of dict, list, str, int, float, bool and None
+
+
+def canonical_json(value: JSON) -> str:
+    """The one byte-exact rendering used for hashing and for comparing projections."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def encode(value: Any) -> JSON:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: encode(getattr(value, f.name)) for f in _fields(type(value))}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Mapping):
+        return {str(k): encode(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list, frozenset, set)):
+        return [encode(v) for v in value]
+    return value
+
+
+def decode(tp: Any, data: JSON) -> Any:
+    """Build a value of type `tp` from plain JSON (data is trusted: it was validated on the way in)."""
+    origin = get_origin(tp)
+    if tp is Any or tp is object:
+        return data
+    if origin in (Union, types.UnionType):
+        return _decode_union(get_args(tp), data)
+    if origin is Literal:
+        return data
+    if origin in (tuple,):
+        args = get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(decode(args[0], v) for v in data)
+        return tuple(decode(a, v) for a, v in zip(args, data, strict=True))
+    if origin in (list, typing.Sequence, _abc_sequence()):
+        (arg,) = get_args(tp) or (Any,)
+        return [decode(arg, v) for v in data]
+    if origin in (frozenset,):
+        (arg,) = get_args(tp)
+        return frozenset(decode(arg, v) for v in data)
+    if origin in (dict, Mapping, typing.Mapping, _abc_mapping()):
+        _, val = get_args(tp) or (str, Any)
+        return {k: decode(val, v) for k, v in data.items()}
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        hints = _hints(tp)
+        kwargs = {f.name: decode(hints[f.name], data[f.name]) for f in _fields(tp) if f.name in data}
+        return tp(**kwargs)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tp(data)
+    if tp is float and isinstance(data, int):
+        return float(data)
+    return data
+
+
+def _decode_union(options: tuple[Any, ...], data: JSON) -> Any:
+    if data is None and type(None) in options:
+        return None
+    candidates = [o for o in options if o is not type(None)]
+    if len(candidates) == 1:
+        return decode(candidates[0], data)
+    if isinstance(data, dict) and "kind" in data:
+        for option in candidates:  # tagged union: the dataclass whose `kind` literal matches
+            if isinstance(option, type) and dataclasses.is_dataclass(option):
+                kind = get_args(_hints(option).get("kind"))
+                if data["kind"] in kind:
+                    return decode(option, data)
+    for option in candidates:  # scalar unions such as int | str: keep the value as sent
+        if isinstance(option, type) and isinstance(data, option):
+            return data
+    return decode(candidates[0], data)
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+@cache
+def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
+    return dataclasses.fields(cls)
+
+
+def _abc_sequence() -> Any:
+    import collections.abc
+
+    return collections.abc.Sequence
+
+
+def _abc_mapping() -> Any:
+    import collections.abc
+
+    return collections.abc.Mapping

@@ -1,0 +1,105 @@
+"""Named dice slots: client-supplied values first, then the battle's HMAC-derived stream (DESIGN §3.4)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from rules.errors import Rejected
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Roll:
+    slot: str
+    sides: int
+    value: int
+    source: Literal["client", "stream"]
+
+    def to_wire(self) -> dict[str, object]:
+        return {"slot": self.slot, "die": f"d{self.sides}", "value": self.value, "source": self.source}
+
+
+def stream_key(server_seed: bytes, client_seed: str = "") -> bytes:
+    """The HMAC key of a battle's dice stream: sha256(server_seed || client_seed)."""
+    return hashlib.sha256(server_seed + client_seed.encode()).digest()
+
+
+def commitment(server_seed: bytes) -> str:
+    return hashlib.sha256(server_seed).hexdigest()
+
+
+def stream_die(key: bytes, version: int, n: int, sides: int) -> int:
+    """The n-th stream die (n from 0) of version `version`, uniform on 1..sides by byte rejection."""
+    limit = 256 - (256 % sides)
+    counter = 0
+    while True:
+        message = f"{version}:{n}" if counter == 0 else f"{version}:{n}:{counter}"
+        for byte in hmac.new(key, message.encode(), hashlib.sha256).digest():
+            if byte < limit:
+                return byte % sides + 1
+        counter += 1  # 32 rejected bytes in a row: extend the stream deterministically
+
+
+class Dice:
+    """The dice of one command: supplied slots are consumed in order, others draw from the stream."""
+
+    def __init__(self, *, key: bytes, version: int, supplied: Mapping[str, int | Sequence[int]]) -> None:
+        self._key = key
+        self._version = version
+        self._supplied = {slot: [v] if isinstance(v, int) else list(v) for slot, v in supplied.items()}
+        self._taken: dict[str, int] = {}
+        self._stream_n = 0
+        self.rolls: list[Roll] = []
+
+    def roll(self, slot: str, sides: int, count: int = 1) -> list[int]:
+        """Draw `count` dice of `sides` faces from `slot`; a short or out-of-range supply is rejected."""
+        if slot in self._supplied:
+            values = self._take_supplied(slot, sides, count)
+        else:
+            values = [self._next_stream(sides) for _ in range(count)]
+        source: Literal["client", "stream"] = "client" if slot in self._supplied else "stream"
+        self.rolls.extend(Roll(slot=slot, sides=sides, value=v, source=source) for v in values)
+        return values
+
+    def one(self, slot: str, sides: int) -> int:
+        return self.roll(slot, sides, 1)[0]
+
+    def check_ranges(self, sides_of: Mapping[str, int | None]) -> None:
+        """Reject supplied values above their slot's die (slots of varying size are checked when drawn)."""
+        for slot, values in self._supplied.items():
+            sides = sides_of.get(slot)
+            if sides is not None and any(v > sides for v in values):
+                raise Rejected("dice_value_out_of_range")
+
+    def check_counts(self) -> None:
+        """Every supplied slot the action drew from must have been used up exactly."""
+        for slot, taken in self._taken.items():
+            if taken != len(self._supplied[slot]):
+                raise Rejected("dice_count_mismatch")
+
+    def unused(self) -> dict[str, list[int]]:
+        return {slot: list(v) for slot, v in self._supplied.items() if slot not in self._taken}
+
+    def used(self) -> dict[str, list[int]]:
+        by_slot: dict[str, list[int]] = {}
+        for roll in self.rolls:
+            by_slot.setdefault(roll.slot, []).append(roll.value)
+        return by_slot
+
+    def _take_supplied(self, slot: str, sides: int, count: int) -> list[int]:
+        start = self._taken.get(slot, 0)
+        values = self._supplied[slot][start : start + count]
+        if len(values) < count:
+            raise Rejected("dice_count_mismatch")
+        if any(v > sides for v in values):
+            raise Rejected("dice_value_out_of_range")
+        self._taken[slot] = start + count
+        return values
+
+    def _next_stream(self, sides: int) -> int:
+        value = stream_die(self._key, self._version, self._stream_n, sides)
+        self._stream_n += 1
+        return value

@@ -1,0 +1,168 @@
+"""The one fold over a battle's history: projection, replay, audit and time travel all call `project`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rules.codec import JSON, encode
+from rules.dice import Dice, stream_key
+from rules.errors import Rejected
+from rules.registry import get_ruleset
+from rules.ruleset import Ruleset
+
+BATTLE_CREATED = "battle_created"
+CONCLUDE = "conclude"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Entry:
+    """What the fold needs of one log entry."""
+
+    version: int
+    type: str
+    data: Mapping[str, JSON]
+    dice: Mapping[str, Any]
+    hash: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Seeds:
+    """The battle's dice seeds; `server_seed` is secret until `conclude` reveals it."""
+
+    server_seed: bytes
+    client_seed: str = ""
+
+    @property
+    def key(self) -> bytes:
+        return stream_key(self.server_seed, self.client_seed)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Battle:
+    """The projection: a ruleset-neutral header around the ruleset's own state."""
+
+    ruleset: str
+    rules_version: str
+    options: Mapping[str, JSON]
+    version: int
+    concluded: bool
+    dice_commitment: str
+    game: Any
+
+
+def project(battle: Battle | None, entries: Iterable[Entry], seeds: Seeds) -> Iterator[tuple[Battle, dict[str, JSON]]]:
+    """Fold entries onto `battle` (None before version 1), yielding each new state and its outcome."""
+    for entry in entries:
+        battle, outcome = step(battle, entry, seeds)
+        yield battle, outcome
+
+
+def step(battle: Battle | None, entry: Entry, seeds: Seeds) -> tuple[Battle, dict[str, JSON]]:
+    if battle is None:
+        return _create(entry)
+    if battle.version + 1 != entry.version:
+        raise ValueError(f"fold expected version {battle.version + 1}, got {entry.version}")
+    ruleset = get_ruleset(battle.ruleset)
+    dice = Dice(key=seeds.key, version=entry.version, supplied=entry.dice)
+    try:
+        game, result, summary, events = _decide(ruleset, battle, entry, dice, seeds)
+        dice.check_counts()
+    except Rejected as refusal:
+        moved = replace(battle, version=entry.version)
+        return moved, _outcome(entry, "rejected", refusal.reason, None, [], f"rejected: {refusal.reason}", ())
+    result = ruleset.finish_result(game, result, dice)
+    concluded = battle.concluded or entry.type == CONCLUDE
+    new = replace(battle, version=entry.version, game=game, concluded=concluded)
+    rolls = [r.to_wire() for r in dice.rolls]
+    return new, _outcome(entry, "applied", None, result, rolls, summary, events)
+
+
+def _decide(
+    ruleset: Ruleset, battle: Battle, entry: Entry, dice: Dice, seeds: Seeds
+) -> tuple[Any, dict[str, JSON], str, tuple[Any, ...]]:
+    if battle.concluded:
+        raise Rejected("battle_concluded")
+    if entry.type == CONCLUDE:
+        result: dict[str, JSON] = {
+            "server_seed": seeds.server_seed.hex(),
+            "client_seed": seeds.client_seed,
+            "dice_commitment": battle.dice_commitment,
+        }
+        return battle.game, result, "battle concluded; the dice seed is revealed", ()
+    if entry.type not in ruleset.commands:
+        raise Rejected("unknown_command")
+    command = ruleset.parse(entry.type, entry.data)
+    decided = ruleset.decide(command, battle.game, dice)
+    game = battle.game
+    for event in decided.events:
+        game = ruleset.evolve(game, event)
+    return game, decided.result, decided.summary, decided.events
+
+
+def _create(entry: Entry) -> tuple[Battle, dict[str, JSON]]:
+    if entry.version != 1 or entry.type != BATTLE_CREATED:
+        raise ValueError("a battle's history starts with battle_created at version 1")
+    ruleset = get_ruleset(str(entry.data["ruleset"]))
+    options = {**ruleset.default_options, **dict(entry.data.get("options") or {})}
+    battle = Battle(
+        ruleset=ruleset.name,
+        rules_version=str(entry.data.get("rules_version", ruleset.rules_version)),
+        options=options,
+        version=1,
+        concluded=False,
+        dice_commitment=str(entry.data.get("dice_commitment", "")),
+        game=ruleset.initial_state(options),
+    )
+    result = {key: entry.data.get(key) for key in ("ruleset", "rules_version", "name", "dice_commitment", "client_seed")}
+    result["options"] = options
+    return battle, _outcome(entry, "applied", None, result, [], f"{ruleset.title} battle created", ())
+
+
+def _outcome(
+    entry: Entry,
+    status: str,
+    reason: str | None,
+    result: dict[str, JSON] | None,
+    rolls: list[dict[str, object]],
+    summary: str,
+    events: tuple[Any, ...],
+) -> dict[str, JSON]:
+    return {
+        "version": entry.version,
+        "type": entry.type,
+        "status": status,
+        "reason": reason,
+        "result": result,
+        "rolls": rolls,
+        "summary": summary,
+        "changes": [{"event": type(e).__name__, **encode(e)} for e in events],
+        "hash": entry.hash,
+    }
+
+
+def encode_battle(battle: Battle) -> dict[str, JSON]:
+    ruleset = get_ruleset(battle.ruleset)
+    return {
+        "ruleset": battle.ruleset,
+        "rules_version": battle.rules_version,
+        "options": dict(battle.options),
+        "version": battle.version,
+        "concluded": battle.concluded,
+        "dice_commitment": battle.dice_commitment,
+        "game": ruleset.encode_state(battle.game),
+    }
+
+
+def decode_battle(data: Mapping[str, JSON]) -> Battle:
+    ruleset = get_ruleset(str(data["ruleset"]))
+    return Battle(
+        ruleset=ruleset.name,
+        rules_version=str(data["rules_version"]),
+        options=dict(data["options"]),
+        version=int(data["version"]),
+        concluded=bool(data["concluded"]),
+        dice_commitment=str(data["dice_commitment"]),
+        game=ruleset.decode_state(data["game"]),
+    )
