@@ -1,4 +1,4 @@
-"""Shared fixtures: a battle table over the pure fold (the HTTP table joins it once the API exists)."""
+"""Shared fixtures: the rules table here; the Redis server, app and process fixtures in tests/fixtures/."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from tests.harness import RulesTable, Table
+
+pytest_plugins = ["tests.fixtures.redis_server", "tests.fixtures.app", "tests.fixtures.processes"]
 
 TableFactory = Callable[..., Table]
 
