@@ -1,1 +1,1 @@
-"""Storage of battle logs and their derived projections in Redis Streams (and in memory, for contract tests)."""
+"""Storage of battle logs and their derived projections in Redis Streams (and in memory, for tests)."""

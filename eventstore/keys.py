@@ -17,6 +17,11 @@ def snapshots(battle_id: str) -> str:
     return f"siege:{{{battle_id}}}:snapshots"
 
 
+def snapshot_versions(battle_id: str) -> str:
+    """Sorted set of the versions held in `snapshots`, so "latest at or before v" is O(log n)."""
+    return f"siege:{{{battle_id}}}:snapshots:versions"
+
+
 def secret(battle_id: str) -> str:
     return f"siege:{{{battle_id}}}:secret"
 

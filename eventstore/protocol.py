@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 GENESIS_HASH = "0" * 64
+SCHEDULED_TTL_S = 5  # a lost projection job delays folding by at most this long before appends reschedule
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,6 +74,10 @@ class VersionConflict(Exception):
         self.current = current
 
 
+class AppendContention(VersionConflict):
+    """No expected version was given, yet the head kept moving for every bounded retry: nothing appended."""
+
+
 class IdempotencyMismatch(Exception):
     """The idempotency key was used before with a different body."""
 
@@ -103,7 +108,9 @@ class EventStore(Protocol):
 
     def entry(self, battle_id: str, version: int) -> StoredEntry | None: ...
 
-    def iter_entries(self, battle_id: str, *, after: int = 0, upto: int | None = None, batch: int = 1000) -> Iterator[StoredEntry]:
+    def iter_entries(
+        self, battle_id: str, *, after: int = 0, upto: int | None = None, batch: int = 1000
+    ) -> Iterator[StoredEntry]:
         """Stream entries after `after` (to `upto` inclusive) in batches, never loading the whole log."""
 
     def secret(self, battle_id: str) -> str:
@@ -130,7 +137,7 @@ class EventStore(Protocol):
     def outcomes(self, battle_id: str, *, after: int = 0, limit: int = 100) -> list[tuple[int, str]]: ...
 
     def wait_outcome(self, battle_id: str, version: int, timeout_s: float) -> str | None:
-        """Block up to timeout_s until the outcome of `version` exists (XREAD BLOCK on the outcomes stream)."""
+        """Block up to timeout_s until the outcome of `version` exists (XREAD BLOCK on the outcomes)."""
 
     def snapshot_at_or_before(self, battle_id: str, version: int) -> Projection | None: ...
 

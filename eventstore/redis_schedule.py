@@ -1,0 +1,40 @@
+"""Coalesced projection scheduling and per-battle fold locks in Redis (DESIGN §6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+
+from eventstore import keys, lua
+from eventstore.protocol import SCHEDULED_TTL_S
+from eventstore.stream_fields import text
+
+
+class RedisSchedule:
+    def __init__(self, client: redis.Redis[Any], *, scheduled_ttl_s: int = SCHEDULED_TTL_S) -> None:
+        self._client = client
+        self._scheduled_ttl_s = scheduled_ttl_s
+        self._unlock_script = client.register_script(lua.source("unlock"))
+
+    def mark_pending(self, battle_id: str) -> bool:
+        pipe = self._client.pipeline(transaction=False)
+        pipe.sadd(keys.PENDING, battle_id)
+        pipe.set(keys.SCHEDULED, 1, nx=True, ex=self._scheduled_ttl_s)
+        _added, scheduled = pipe.execute()
+        return bool(scheduled)
+
+    def take_pending(self, count: int) -> list[str]:
+        if count <= 0:
+            return []
+        taken = self._client.spop(keys.PENDING, count)
+        return [text(battle_id) for battle_id in taken or []]
+
+    def clear_scheduled(self) -> None:
+        self._client.delete(keys.SCHEDULED)
+
+    def try_lock(self, battle_id: str, owner: str, ttl_ms: int) -> bool:
+        return bool(self._client.set(keys.lock(battle_id), owner, nx=True, px=ttl_ms))
+
+    def unlock(self, battle_id: str, owner: str) -> None:
+        self._unlock_script(keys=[keys.lock(battle_id)], args=[owner])

@@ -1,0 +1,28 @@
+"""The Redis Streams event store: the log, its derived keys and projection scheduling behind `EventStore`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import redis
+
+from eventstore.protocol import SCHEDULED_TTL_S, EventStore
+from eventstore.redis_derived import RedisDerived
+from eventstore.redis_log import RedisLog
+from eventstore.redis_schedule import RedisSchedule
+
+
+class RedisEventStore(RedisLog, RedisDerived, RedisSchedule):
+    """One client, three concerns: each base owns its keys and scripts (see its module)."""
+
+    def __init__(self, client: redis.Redis[Any], *, scheduled_ttl_s: int = SCHEDULED_TTL_S) -> None:
+        RedisLog.__init__(self, client)
+        RedisDerived.__init__(self, client)
+        RedisSchedule.__init__(self, client, scheduled_ttl_s=scheduled_ttl_s)
+        self.client = client
+
+
+if TYPE_CHECKING:
+
+    def _conforms(store: RedisEventStore) -> EventStore:
+        return store  # mypy proves the class implements every method of the protocol

@@ -1,0 +1,55 @@
+"""How a log entry is laid out as Redis stream fields, and read back (DESIGN §3.2)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from eventstore.chain import canonical_json
+from eventstore.protocol import NewEntry, StoredEntry
+
+
+def text(value: Any) -> str:
+    """Replies are bytes or str depending on the client's decode_responses; the store accepts both."""
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+
+
+def version_of(entry_id: Any) -> int:
+    """Entry IDs are `0-<version>`."""
+    return int(text(entry_id).rpartition("-")[2])
+
+
+def to_fields(entry: NewEntry, prev_hash: str, digest: str) -> list[str]:
+    """Field/value pairs in a fixed order; `hash` comes last so the append script finds it first."""
+    return [
+        "type", entry.type,
+        "data", canonical_json(entry.data),
+        "schema_version", str(entry.schema_version),
+        "actor", entry.actor,
+        "idempotency_key", entry.idempotency_key or "",
+        "recorded_at", entry.recorded_at,
+        "dice", canonical_json(entry.dice),
+        "prev_hash", prev_hash,
+        "hash", digest,
+    ]  # fmt: skip
+
+
+def from_fields(entry_id: Any, raw: Mapping[Any, Any]) -> StoredEntry:
+    fields = {text(k): text(v) for k, v in raw.items()}
+    return StoredEntry(
+        version=version_of(entry_id),
+        type=fields["type"],
+        data=json.loads(fields["data"]),
+        schema_version=int(fields["schema_version"]),
+        actor=fields["actor"],
+        idempotency_key=fields["idempotency_key"] or None,
+        recorded_at=fields["recorded_at"],
+        dice=json.loads(fields["dice"]),
+        prev_hash=fields["prev_hash"],
+        hash=fields["hash"],
+    )
+
+
+def from_rows(rows: Sequence[tuple[Any, Mapping[Any, Any]]]) -> list[StoredEntry]:
+    return [from_fields(entry_id, raw) for entry_id, raw in rows]
