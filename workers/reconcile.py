@@ -1,0 +1,84 @@
+"""The reconciler: re-schedule every battle whose projection lags its log, so a lost job never strands one."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import threading
+from dataclasses import asdict, dataclass
+
+from rq import Queue
+
+from eventstore.protocol import EventStore, UnknownBattle
+from workers.queue import enqueue_projection
+
+log = logging.getLogger("siege.reconcile")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reconciled:
+    battles: int
+    lagging: list[str]
+    enqueued: bool
+
+
+def reconcile(store: EventStore, queue: Queue) -> Reconciled:
+    """One pass: mark lagging battles pending and make sure a projection job will see them."""
+    seen = 0
+    lagging: list[str] = []
+    for battle_id in store.battle_ids():
+        seen += 1
+        if _lags(store, battle_id):
+            lagging.append(battle_id)
+    asked = [store.mark_pending(battle_id) for battle_id in lagging]
+    # a set flag with no job behind it (a job lost before it ran) would strand the pending set: when no
+    # job is waiting, enqueue one even if the flag says a job was scheduled
+    enqueued = bool(lagging) and (any(asked) or queue.count == 0)
+    if enqueued:
+        enqueue_projection(queue)
+    return Reconciled(battles=seen, lagging=lagging, enqueued=enqueued)
+
+
+def _lags(store: EventStore, battle_id: str) -> bool:
+    try:
+        head = store.head(battle_id).version
+    except UnknownBattle:  # listed in the index but its log is gone: nothing to fold
+        return False
+    projection = store.projection(battle_id)
+    return (projection.version if projection else 0) < head
+
+
+def run_forever(every_s: float, stop: threading.Event) -> None:
+    from workers import deps
+
+    store, queue = deps.store(), deps.queue()
+    while not stop.is_set():
+        try:
+            done = reconcile(store, queue)
+            if done.lagging:
+                log.info("reconciled %s", asdict(done))
+        except Exception:  # a Redis blip must not end the loop that repairs the aftermath of blips
+            log.exception("reconcile pass failed")
+        stop.wait(every_s)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m workers.reconcile", description=__doc__)
+    parser.add_argument("--every", type=float, default=2.0, help="seconds between passes (default 2)")
+    parser.add_argument("--once", action="store_true", help="one pass, print it, exit")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if args.once:
+        from workers import deps
+
+        print(asdict(reconcile(deps.store(), deps.queue())), flush=True)
+        return
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    run_forever(args.every, stop)
+
+
+if __name__ == "__main__":
+    main()
