@@ -1,0 +1,63 @@
+"""`python -m launcher`: start everything `make run` promises, print one `ready` line, stop on Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from launcher import commands
+from launcher.probes import answers_200, free_port, pings, wait_until
+from launcher.settings import Settings
+from launcher.stack import Stack, child_env, say
+
+
+def main() -> int:
+    settings = Settings.from_env()
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    stack = Stack()
+    try:
+        return run(settings, stack, stop)
+    finally:
+        say("stopping")
+        stack.stop()
+        say("stopped")
+
+
+def run(settings: Settings, stack: Stack, stop: threading.Event) -> int:
+    redis_url = settings.redis_url or start_store(settings, stack, stop)
+    if not redis_url:
+        return 1
+    env = child_env(redis_url, settings.api_key)
+    for n in range(settings.workers):
+        stack.start(f"worker-{n + 1}", commands.worker(redis_url), env)
+    stack.start("reconciler", commands.reconciler(), env)
+    stack.start("api", commands.api(settings.bind), env)
+    base = settings.base_url
+    if not wait_until(lambda: answers_200(f"{base}/readyz"), stack, stop):
+        return 1
+    key = f"{settings.api_key} (generated)" if settings.api_key_generated else "from SIEGE_API_KEY"
+    print(f"siege ready at {base}  docs {base}/docs  api key {key}", flush=True)
+    while not stop.wait(0.5):
+        if dead := stack.first_dead():
+            say(f"{dead.name} exited with {dead.process.returncode}; stopping everything")
+            return 1
+    return 0
+
+
+def start_store(settings: Settings, stack: Stack, stop: threading.Event) -> str:
+    """The embedded server on a free loopback port; its data (AOF) stays in SIEGE_DATA_DIR across runs."""
+    Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    stack.start("store", commands.store(settings.data_dir, port, durable=settings.durable), os.environ)
+    url = f"redis://127.0.0.1:{port}/0"
+    say(f"embedded store at {url}, data in {settings.data_dir}")
+    return url if wait_until(lambda: pings(url), stack, stop) else ""
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,37 @@
+"""The children of one run: started in order, watched, stopped in reverse order (the store last)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from typing import IO, Any
+
+from launcher.children import Child, spawn
+
+
+class Stack:
+    def __init__(self, output: IO[Any] | None = None) -> None:
+        self.output = output
+        self.children: list[Child] = []
+
+    def start(self, name: str, argv: list[str], env: Mapping[str, str]) -> Child:
+        # children log to stderr, so stdout carries only the launcher's own lines (the `ready` line)
+        child = spawn(name, argv, env, output=self.output or sys.stderr)
+        self.children.append(child)
+        return child
+
+    def first_dead(self) -> Child | None:
+        return next((c for c in self.children if not c.alive), None)
+
+    def stop(self) -> None:
+        while self.children:
+            self.children.pop().stop()
+
+
+def say(message: str) -> None:
+    print(f"siege: {message}", file=sys.stderr, flush=True)
+
+
+def child_env(redis_url: str, api_key: str) -> dict[str, str]:
+    return {**os.environ, "REDIS_URL": redis_url, "SIEGE_API_KEY": api_key, "PYTHONUNBUFFERED": "1"}
