@@ -1,0 +1,40 @@
+# The project's commands; `make help` lists them. Every target installs what it needs first.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+INSTALLED := $(VENV)/.installed
+PYTEST_ARGS ?= -n 2 --dist loadgroup
+
+.DEFAULT_GOAL := help
+.PHONY: help install run test lint openapi bench clean
+
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+$(INSTALLED): pyproject.toml
+	@test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+install: $(INSTALLED) ## create .venv and install the project with its dev tools
+
+run: $(INSTALLED) ## start store, workers, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
+	$(PY) -m launcher
+
+test: $(INSTALLED) ## run the whole suite against a real embedded server (PYTEST_ARGS to narrow it)
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(INSTALLED) ## ruff check, ruff format --check, mypy --strict, import contracts
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+
+openapi: $(INSTALLED) ## regenerate openapi.yaml from the marshmallow schemas
+	$(PY) -m service.openapi
+
+bench: $(INSTALLED) ## bounded benchmarks; writes bench/results/report.md (BENCH_ARGS, e.g. --quick)
+	$(PY) -m bench $(BENCH_ARGS)
+
+clean: ## drop the virtual environment and caches (keeps ./var, the embedded server's data)
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
