@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -84,6 +85,13 @@ class IdempotencyMismatch(Exception):
     def __init__(self, version: int) -> None:
         super().__init__(f"key already used for version {version}")
         self.version = version
+
+
+def require_consecutive(outcomes: Sequence[tuple[int, str]]) -> None:
+    """Outcomes handed to `save_projection` must be one run of versions; anything else is a caller bug."""
+    versions = [version for version, _ in outcomes]
+    if any(later != earlier + 1 for earlier, later in itertools.pairwise(versions)):
+        raise ValueError(f"outcomes must have consecutive versions, got {versions}")
 
 
 class EventStore(Protocol):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 import redis
 
 from eventstore import keys, lua
-from eventstore.protocol import Projection
+from eventstore.protocol import Projection, UnknownBattle, require_consecutive
 from eventstore.stream_fields import text, version_of
 
 OUTCOME_FIELD = "outcome"
@@ -35,7 +34,7 @@ class RedisDerived:
         outcomes: Sequence[tuple[int, str]],
         snapshots: Sequence[Projection] = (),
     ) -> bool:
-        _require_contiguous(outcomes)
+        require_consecutive(outcomes)
         args: list[str | int] = [state.version, state.state, len(outcomes)]
         for version, outcome in outcomes:
             args += [version, outcome]
@@ -46,8 +45,12 @@ class RedisDerived:
             keys.state(battle_id),
             keys.snapshots(battle_id),
             keys.snapshot_versions(battle_id),
+            keys.log(battle_id),
         ]
-        return bool(self._save_script(keys=script_keys, args=args))
+        saved = int(self._save_script(keys=script_keys, args=args))
+        if saved < 0:
+            raise UnknownBattle(battle_id)
+        return saved == 1
 
     def outcome(self, battle_id: str, version: int) -> str | None:
         if version < 1:
@@ -96,9 +99,3 @@ class RedisDerived:
 def _outcome_of(row: tuple[Any, Any]) -> str:
     fields = {text(k): v for k, v in row[1].items()}
     return text(fields[OUTCOME_FIELD])
-
-
-def _require_contiguous(outcomes: Sequence[tuple[int, str]]) -> None:
-    versions = [version for version, _ in outcomes]
-    if any(later != earlier + 1 for earlier, later in itertools.pairwise(versions)):
-        raise ValueError(f"outcomes must have consecutive versions, got {versions}")

@@ -12,15 +12,15 @@ from eventstore.stream_fields import text
 
 
 class RedisSchedule:
-    def __init__(self, client: redis.Redis[Any], *, scheduled_ttl_s: int = SCHEDULED_TTL_S) -> None:
+    def __init__(self, client: redis.Redis[Any], *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         self._client = client
-        self._scheduled_ttl_s = scheduled_ttl_s
+        self._scheduled_ttl_ms = max(int(scheduled_ttl_s * 1000), 1)
         self._unlock_script = client.register_script(lua.source("unlock"))
 
     def mark_pending(self, battle_id: str) -> bool:
         pipe = self._client.pipeline(transaction=False)
         pipe.sadd(keys.PENDING, battle_id)
-        pipe.set(keys.SCHEDULED, 1, nx=True, ex=self._scheduled_ttl_s)
+        pipe.set(keys.SCHEDULED, 1, nx=True, px=self._scheduled_ttl_ms)
         _added, scheduled = pipe.execute()
         return bool(scheduled)
 

@@ -15,7 +15,7 @@ from eventstore.redis_schedule import RedisSchedule
 class RedisEventStore(RedisLog, RedisDerived, RedisSchedule):
     """One client, three concerns: each base owns its keys and scripts (see its module)."""
 
-    def __init__(self, client: redis.Redis[Any], *, scheduled_ttl_s: int = SCHEDULED_TTL_S) -> None:
+    def __init__(self, client: redis.Redis[Any], *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         RedisLog.__init__(self, client)
         RedisDerived.__init__(self, client)
         RedisSchedule.__init__(self, client, scheduled_ttl_s=scheduled_ttl_s)

@@ -1,7 +1,11 @@
 -- Write outcomes, state and snapshots in one step, guarded by version (DESIGN §4.6): never backwards, never twice.
--- KEYS[1] outcomes stream, KEYS[2] state hash, KEYS[3] snapshots hash, KEYS[4] snapshot versions zset
+-- KEYS[1] outcomes stream, KEYS[2] state hash, KEYS[3] snapshots hash, KEYS[4] snapshot versions zset, KEYS[5] log
 -- ARGV[1] state version, ARGV[2] state JSON, ARGV[3] outcome count n,
 -- then n (version, outcome JSON) pairs, then (version, snapshot JSON) pairs to the end
+-- Returns 1 when written, 0 when guarded out, -1 when the battle does not exist.
+if redis.call('EXISTS', KEYS[5]) == 0 then
+  return -1
+end
 local stored = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 local version = tonumber(ARGV[1])
 if version <= stored then

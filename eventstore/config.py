@@ -1,0 +1,42 @@
+"""Where the event store and the queue live, read once from the environment (DESIGN §7)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import redis
+
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoreConfig:
+    """`redis_url` None means: start the embedded server with its data in `data_dir`."""
+
+    redis_url: str | None = None
+    queue_redis_url: str | None = None  # RQ cannot run on Redis Cluster, so the queue may live elsewhere
+    data_dir: Path = Path("./var")
+    durable: bool = False  # AOF `appendfsync always`: an acknowledged command survives a Redis crash
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> StoreConfig:
+        """REDIS_URL, QUEUE_REDIS_URL (default: REDIS_URL), SIEGE_DATA_DIR (default ./var), SIEGE_DURABLE."""
+        source = os.environ if env is None else env
+        redis_url = source.get("REDIS_URL") or None
+        return cls(
+            redis_url=redis_url,
+            queue_redis_url=source.get("QUEUE_REDIS_URL") or redis_url,
+            data_dir=Path(source.get("SIEGE_DATA_DIR") or "./var"),
+            durable=source.get("SIEGE_DURABLE", "").strip().lower() in TRUE_WORDS,
+        )
+
+
+def connect(url: str, **options: Any) -> redis.Redis[Any]:
+    """A client for the event store: bytes replies (what RQ needs too), no connection until first use."""
+    settings: dict[str, Any] = {"socket_connect_timeout": 5, "health_check_interval": 30, **options}
+    client: redis.Redis[Any] = redis.Redis.from_url(url, **settings)
+    return client

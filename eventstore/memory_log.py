@@ -1,0 +1,112 @@
+"""One battle's keys held in process memory, mirroring the Redis layout (log, idempotency, derived)."""
+
+from __future__ import annotations
+
+import bisect
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from eventstore.chain import canonical_json, entry_hash
+from eventstore.protocol import (
+    GENESIS_HASH,
+    Appended,
+    Head,
+    IdempotencyMismatch,
+    NewEntry,
+    Projection,
+    StoredEntry,
+    VersionConflict,
+)
+
+
+@dataclass(slots=True)
+class IdemRecord:
+    fingerprint: str
+    version: int
+    hash: str
+
+
+@dataclass(slots=True)
+class MemoryBattle:
+    """Not thread-safe on its own: the store holds its lock around every call."""
+
+    secret: str
+    log: list[StoredEntry] = field(default_factory=list)
+    idem: dict[str, IdemRecord] = field(default_factory=dict)
+    outcomes: list[tuple[int, str]] = field(default_factory=list)
+    state: Projection | None = None
+    snapshots: dict[int, str] = field(default_factory=dict)
+    snapshot_versions: list[int] = field(default_factory=list)
+
+    @property
+    def head(self) -> Head:
+        last = self.log[-1] if self.log else None
+        return Head(version=last.version, hash=last.hash) if last else Head(version=0, hash=GENESIS_HASH)
+
+    def append(self, entry: NewEntry, expected_version: int | None, fingerprint: str) -> Appended:
+        key = entry.idempotency_key
+        seen = self.idem.get(key) if key else None
+        if seen is not None:
+            if seen.fingerprint != fingerprint:
+                raise IdempotencyMismatch(seen.version)
+            return Appended(version=seen.version, hash=seen.hash, replayed=True)
+        head = self.head
+        if expected_version is not None and expected_version != head.version:
+            raise VersionConflict(head.version)
+        stored = _stored(head.version + 1, entry, head.hash)
+        self.log.append(stored)
+        if key:
+            self.idem[key] = IdemRecord(fingerprint=fingerprint, version=stored.version, hash=stored.hash)
+        return Appended(version=stored.version, hash=stored.hash)
+
+    def save(self, state: Projection, outcomes: list[tuple[int, str]], snapshots: list[Projection]) -> bool:
+        stored = self.state.version if self.state else 0
+        if state.version <= stored or (outcomes and outcomes[0][0] != stored + 1):
+            return False
+        if outcomes and self.outcomes and self.outcomes[-1][0] > stored:
+            return False
+        self.outcomes.extend(outcomes)
+        self.state = state
+        for snapshot in snapshots:
+            if snapshot.version not in self.snapshots:
+                bisect.insort(self.snapshot_versions, snapshot.version)
+            self.snapshots[snapshot.version] = snapshot.state
+        return True
+
+    def outcome(self, version: int) -> str | None:
+        index = bisect.bisect_left(self.outcomes, version, key=lambda pair: pair[0])
+        found = self.outcomes[index] if index < len(self.outcomes) else None
+        return found[1] if found and found[0] == version else None
+
+    def snapshot_at_or_before(self, version: int) -> Projection | None:
+        index = bisect.bisect_right(self.snapshot_versions, version)
+        if index == 0:
+            return None
+        found = self.snapshot_versions[index - 1]
+        return Projection(version=found, state=self.snapshots[found])
+
+    def delete_derived(self) -> None:
+        self.outcomes, self.state = [], None
+        self.snapshots, self.snapshot_versions = {}, []
+
+
+def _stored(version: int, entry: NewEntry, prev_hash: str) -> StoredEntry:
+    return StoredEntry(
+        version=version,
+        type=entry.type,
+        data=_copied(entry.data),
+        schema_version=entry.schema_version,
+        actor=entry.actor,
+        idempotency_key=entry.idempotency_key,
+        recorded_at=entry.recorded_at,
+        dice=_copied(entry.dice),
+        prev_hash=prev_hash,
+        hash=entry_hash(version, entry, prev_hash),
+    )
+
+
+def _copied(value: dict[str, Any]) -> dict[str, Any]:
+    """A JSON round trip, as Redis does: later changes to the caller's dict cannot reach the log."""
+    copied: dict[str, Any] = json.loads(canonical_json(value))
+    return copied

@@ -1,0 +1,148 @@
+"""The in-process event store: same contract as Redis, for fast tests and the contract suite."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from eventstore.memory_log import MemoryBattle
+from eventstore.memory_schedule import MemorySchedule
+from eventstore.protocol import (
+    SCHEDULED_TTL_S,
+    Appended,
+    BattleExists,
+    EventStore,
+    Head,
+    NewEntry,
+    Projection,
+    StoredEntry,
+    UnknownBattle,
+    require_consecutive,
+)
+
+
+class MemoryEventStore(MemorySchedule):
+    """One lock guards the battles; a condition on it wakes `wait_outcome` when projections land."""
+
+    def __init__(self, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
+        super().__init__(scheduled_ttl_s=scheduled_ttl_s)
+        self._battles: dict[str, MemoryBattle] = {}
+        self._changed = threading.Condition()
+
+    def _battle(self, battle_id: str) -> MemoryBattle:
+        battle = self._battles.get(battle_id)
+        if battle is None:
+            raise UnknownBattle(battle_id)
+        return battle
+
+    def create_battle(self, battle_id: str, created: NewEntry, server_seed: str) -> Appended:
+        with self._changed:
+            if battle_id in self._battles:
+                raise BattleExists(battle_id)
+            battle = MemoryBattle(secret=server_seed)
+            appended = battle.append(created, None, "")
+            self._battles[battle_id] = battle
+            return appended
+
+    def append(
+        self,
+        battle_id: str,
+        entry: NewEntry,
+        *,
+        expected_version: int | None = None,
+        fingerprint: str | None = None,
+    ) -> Appended:
+        with self._changed:
+            return self._battle(battle_id).append(entry, expected_version, fingerprint or "")
+
+    def head(self, battle_id: str) -> Head:
+        with self._changed:
+            return self._battle(battle_id).head
+
+    def read(self, battle_id: str, *, after: int = 0, limit: int = 100) -> list[StoredEntry]:
+        with self._changed:
+            return self._battle(battle_id).log[max(after, 0) : max(after, 0) + max(limit, 0)]
+
+    def entry(self, battle_id: str, version: int) -> StoredEntry | None:
+        with self._changed:
+            log = self._battles[battle_id].log if battle_id in self._battles else []
+            return log[version - 1] if 1 <= version <= len(log) else None
+
+    def iter_entries(
+        self, battle_id: str, *, after: int = 0, upto: int | None = None, batch: int = 1000
+    ) -> Iterator[StoredEntry]:
+        while upto is None or after < upto:
+            entries = self.read(
+                battle_id, after=after, limit=batch if upto is None else min(batch, upto - after)
+            )
+            yield from entries
+            if len(entries) < batch:
+                return
+            after = entries[-1].version
+
+    def secret(self, battle_id: str) -> str:
+        with self._changed:
+            return self._battle(battle_id).secret
+
+    def battle_ids(self) -> Iterator[str]:
+        with self._changed:
+            ids = list(self._battles)
+        yield from ids
+
+    def projection(self, battle_id: str) -> Projection | None:
+        with self._changed:
+            battle = self._battles.get(battle_id)
+            return battle.state if battle else None
+
+    def save_projection(
+        self,
+        battle_id: str,
+        *,
+        state: Projection,
+        outcomes: Sequence[tuple[int, str]],
+        snapshots: Sequence[Projection] = (),
+    ) -> bool:
+        require_consecutive(outcomes)
+        with self._changed:
+            saved = self._battle(battle_id).save(state, list(outcomes), list(snapshots))
+            self._changed.notify_all()
+            return saved
+
+    def outcome(self, battle_id: str, version: int) -> str | None:
+        with self._changed:
+            battle = self._battles.get(battle_id)
+            return battle.outcome(version) if battle else None
+
+    def outcomes(self, battle_id: str, *, after: int = 0, limit: int = 100) -> list[tuple[int, str]]:
+        with self._changed:
+            battle = self._battles.get(battle_id)
+            found = [pair for pair in battle.outcomes if pair[0] > after] if battle else []
+            return found[: max(limit, 0)]
+
+    def wait_outcome(self, battle_id: str, version: int, timeout_s: float) -> str | None:
+        with self._changed:
+            found: list[str | None] = [None]
+
+            def landed() -> bool:
+                found[0] = self.outcome(battle_id, version)
+                return found[0] is not None
+
+            self._changed.wait_for(landed, timeout=max(timeout_s, 0))
+            return found[0]
+
+    def snapshot_at_or_before(self, battle_id: str, version: int) -> Projection | None:
+        with self._changed:
+            battle = self._battles.get(battle_id)
+            return battle.snapshot_at_or_before(version) if battle else None
+
+    def delete_derived(self, battle_id: str) -> None:
+        with self._changed:
+            if battle_id in self._battles:
+                self._battles[battle_id].delete_derived()
+
+
+if TYPE_CHECKING:
+
+    def _conforms(store: MemoryEventStore) -> EventStore:
+        return store  # mypy proves the class implements every method of the protocol

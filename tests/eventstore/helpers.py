@@ -1,0 +1,42 @@
+"""Builders for log entries and battles shared by the event-store tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventstore.protocol import EventStore, NewEntry
+
+SEED = "ab" * 32
+
+
+def command(kind: str = "fire", *, key: str | None = None, **data: Any) -> NewEntry:
+    return NewEntry(
+        type=kind,
+        data=data or {"engine": "trebuchet-1", "target": "gate"},
+        schema_version=1,
+        actor="gm",
+        idempotency_key=key,
+        recorded_at="2026-03-01T12:00:00.000000Z",
+        dice={"attack": [17], "damage": [3, 5]},
+    )
+
+
+def created(name: str = "Siege of Ütrecht") -> NewEntry:
+    data = {"ruleset": "epic", "rules_version": "1", "options": {}, "dice_commitment": "c0", "name": name}
+    return NewEntry(
+        type="battle_created",
+        data=data,
+        schema_version=1,
+        actor="service",
+        idempotency_key=None,
+        recorded_at="2026-03-01T11:59:59.000000Z",
+        dice={},
+    )
+
+
+def battle(store: EventStore, battle_id: str = "b1", *, commands: int = 0) -> str:
+    """A battle with `commands` commands after battle_created: its head is version 1 + commands."""
+    store.create_battle(battle_id, created(), SEED)
+    for n in range(commands):
+        store.append(battle_id, command(n=n))
+    return battle_id

@@ -1,0 +1,366 @@
+"""The storage contract (DESIGN §3, §4), run on every backend through the `store` fixture (STYLE §5)."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+
+from eventstore.chain import verify_chain
+from eventstore.protocol import (
+    GENESIS_HASH,
+    BattleExists,
+    EventStore,
+    Head,
+    IdempotencyMismatch,
+    Projection,
+    UnknownBattle,
+    VersionConflict,
+)
+from tests.eventstore.helpers import SEED, battle, command, created
+
+StoreFactory = Callable[..., EventStore]
+
+
+def versions(store: EventStore, battle_id: str) -> list[int]:
+    return [entry.version for entry in store.iter_entries(battle_id)]
+
+
+def state(version: int) -> Projection:
+    return Projection(version=version, state=f'{{"version":{version}}}')
+
+
+def outcomes(first: int, last: int) -> list[tuple[int, str]]:
+    return [(v, f'{{"version":{v}}}') for v in range(first, last + 1)]
+
+
+def eventually(condition: Callable[[], bool], bound_s: float = 10.0) -> bool:
+    """Poll until true; the bound only keeps a broken store from hanging the suite."""
+    deadline = time.monotonic() + bound_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+# --- the log -------------------------------------------------------------------------------------
+
+
+def test_a_new_battle_starts_at_version_one_with_the_genesis_link(store: EventStore) -> None:
+    appended = store.create_battle("b1", created(), SEED)
+    first = store.entry("b1", 1)
+    assert appended.version == 1 and not appended.replayed
+    assert first is not None and first.type == "battle_created" and first.prev_hash == GENESIS_HASH
+    assert store.head("b1").hash == appended.hash == first.hash
+    assert store.secret("b1") == SEED
+
+
+def test_appends_take_the_next_versions_in_order(store: EventStore) -> None:
+    battle(store)
+    landed = [store.append("b1", command(n=n)).version for n in range(5)]
+    assert landed == [2, 3, 4, 5, 6]
+    assert versions(store, "b1") == [1, 2, 3, 4, 5, 6]
+    assert store.head("b1").version == 6
+
+
+def test_an_entry_reads_back_exactly_as_written(store: EventStore) -> None:
+    battle(store)
+    written = command(
+        "aim", key="k-1", engine="catapult", angle=45, note="à l'assaut", nested={"a": [1, None]}
+    )
+    store.append("b1", written, fingerprint="f")
+    read = store.entry("b1", 2)
+    assert read is not None
+    assert (read.type, read.data, read.dice) == (written.type, written.data, written.dice)
+    assert (read.actor, read.idempotency_key, read.recorded_at) == ("gm", "k-1", written.recorded_at)
+    assert read.schema_version == 1
+
+
+def test_concurrent_appenders_leave_no_gap_and_no_duplicate(store: EventStore) -> None:
+    battle(store)
+    landed: list[int] = []
+    guard = threading.Lock()
+
+    def appender(worker: int) -> None:
+        for n in range(25):
+            version = store.append("b1", command(worker=worker, n=n)).version
+            with guard:
+                landed.append(version)
+
+    threads = [threading.Thread(target=appender, args=(w,)) for w in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(landed) == list(range(2, 102))
+    assert versions(store, "b1") == list(range(1, 102))
+    assert verify_chain(store.iter_entries("b1")).ok
+
+
+def test_a_stale_expected_version_conflicts_and_changes_nothing(store: EventStore) -> None:
+    battle(store, commands=2)
+    before = store.head("b1")
+    with pytest.raises(VersionConflict) as conflict:
+        store.append("b1", command(), expected_version=2)
+    assert conflict.value.current == 3
+    assert store.head("b1") == before
+
+
+def test_the_current_expected_version_appends(store: EventStore) -> None:
+    battle(store, commands=2)
+    assert store.append("b1", command(), expected_version=3).version == 4
+
+
+def test_the_same_idempotency_key_and_body_replays_the_original(store: EventStore) -> None:
+    battle(store)
+    first = store.append("b1", command(key="k"), fingerprint="body-1")
+    store.append("b1", command())
+    again = store.append("b1", command(key="k"), fingerprint="body-1")
+    assert again.replayed and (again.version, again.hash) == (first.version, first.hash)
+    assert store.head("b1").version == 3
+
+
+def test_a_replayed_key_wins_over_a_stale_expected_version(store: EventStore) -> None:
+    battle(store)
+    first = store.append("b1", command(key="k"), expected_version=1, fingerprint="body-1")
+    again = store.append("b1", command(key="k"), expected_version=1, fingerprint="body-1")
+    assert again.replayed and again.version == first.version == 2
+
+
+def test_the_same_idempotency_key_with_another_body_is_refused(store: EventStore) -> None:
+    battle(store)
+    store.append("b1", command(key="k"), fingerprint="body-1")
+    with pytest.raises(IdempotencyMismatch) as mismatch:
+        store.append("b1", command(key="k"), fingerprint="body-2")
+    assert mismatch.value.version == 2
+    assert store.head("b1").version == 2
+
+
+def test_idempotency_keys_belong_to_one_battle(store: EventStore) -> None:
+    battle(store, "b1")
+    battle(store, "b2")
+    store.append("b1", command(key="k"), fingerprint="f")
+    assert not store.append("b2", command(key="k"), fingerprint="f").replayed
+
+
+def test_the_hash_chain_links_every_entry_and_verifies(store: EventStore) -> None:
+    battle(store, commands=9)
+    entries = list(store.iter_entries("b1"))
+    assert all(later.prev_hash == earlier.hash for earlier, later in itertools.pairwise(entries))
+    check = verify_chain(entries)
+    assert check.ok and check.checked == 10
+    assert (check.head_version, check.head_hash) == (10, store.head("b1").hash)
+
+
+def test_a_rewritten_entry_breaks_the_chain_where_it_was_changed(store: EventStore) -> None:
+    battle(store, commands=5)
+    entries = list(store.iter_entries("b1"))
+    entries[3] = dataclasses.replace(entries[3], data={"engine": "forged"})
+    check = verify_chain(entries)
+    assert not check.ok and (check.broken_at, check.reason) == (4, "hash_mismatch")
+
+
+def test_an_unknown_battle_is_reported_as_unknown(store: EventStore) -> None:
+    with pytest.raises(UnknownBattle):
+        store.head("nope")
+    with pytest.raises(UnknownBattle):
+        store.append("nope", command())
+    with pytest.raises(UnknownBattle):
+        store.read("nope")
+    with pytest.raises(UnknownBattle):
+        list(store.iter_entries("nope"))
+    with pytest.raises(UnknownBattle):
+        store.secret("nope")
+    with pytest.raises(UnknownBattle):
+        store.save_projection("nope", state=state(1), outcomes=outcomes(1, 1))
+    assert store.entry("nope", 1) is None and store.projection("nope") is None
+
+
+def test_creating_a_taken_battle_id_fails_and_keeps_the_original(store: EventStore) -> None:
+    original = store.create_battle("b1", created("first"), SEED)
+    with pytest.raises(BattleExists):
+        store.create_battle("b1", created("second"), "cd" * 32)
+    assert store.head("b1") == Head(version=1, hash=original.hash)
+    assert store.secret("b1") == SEED
+    assert list(store.battle_ids()) == ["b1"]
+
+
+def test_battle_ids_lists_every_battle(store: EventStore) -> None:
+    for battle_id in ("b1", "b2", "b3"):
+        battle(store, battle_id)
+    assert sorted(store.battle_ids()) == ["b1", "b2", "b3"]
+
+
+def test_read_pages_by_after_and_limit(store: EventStore) -> None:
+    battle(store, commands=9)
+    assert [e.version for e in store.read("b1", limit=3)] == [1, 2, 3]
+    assert [e.version for e in store.read("b1", after=3, limit=3)] == [4, 5, 6]
+    assert [e.version for e in store.read("b1", after=8)] == [9, 10]
+    assert store.read("b1", after=10) == []
+    assert store.entry("b1", 7) is not None and store.entry("b1", 11) is None and store.entry("b1", 0) is None
+
+
+@pytest.mark.parametrize("batch", [1, 4, 5, 1000])
+def test_iter_entries_streams_a_range_in_batches(store: EventStore, batch: int) -> None:
+    battle(store, commands=19)
+    assert versions(store, "b1") == list(range(1, 21))
+    ranged = store.iter_entries("b1", after=3, upto=15, batch=batch)
+    assert [e.version for e in ranged] == list(range(4, 16))
+    assert list(store.iter_entries("b1", after=20, batch=batch)) == []
+
+
+# --- derived keys: outcomes, state, snapshots ------------------------------------------------------
+
+
+def test_a_projection_lands_with_its_outcomes_and_snapshots(store: EventStore) -> None:
+    battle(store, commands=4)
+    assert store.projection("b1") is None
+    saved = store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3), snapshots=[state(2)])
+    assert saved
+    assert store.projection("b1") == state(3)
+    assert store.outcomes("b1") == outcomes(1, 3)
+    assert store.outcome("b1", 2) == '{"version":2}' and store.outcome("b1", 4) is None
+    assert store.snapshot_at_or_before("b1", 3) == state(2)
+
+
+def test_a_projection_is_never_applied_twice(store: EventStore) -> None:
+    battle(store, commands=4)
+    assert store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3))
+    assert not store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3))
+    assert store.outcomes("b1") == outcomes(1, 3)
+
+
+def test_a_projection_never_goes_backwards(store: EventStore) -> None:
+    battle(store, commands=4)
+    store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3))
+    assert not store.save_projection("b1", state=state(2), outcomes=outcomes(1, 2))
+    assert store.projection("b1") == state(3)
+
+
+def test_a_projection_that_skips_versions_writes_nothing(store: EventStore) -> None:
+    battle(store, commands=9)
+    store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3))
+    skipped = store.save_projection("b1", state=state(6), outcomes=outcomes(5, 6), snapshots=[state(6)])
+    assert not skipped
+    assert store.projection("b1") == state(3)
+    assert store.outcomes("b1") == outcomes(1, 3)
+    assert store.snapshot_at_or_before("b1", 6) is None
+
+
+def test_projections_continue_where_the_last_one_ended(store: EventStore) -> None:
+    battle(store, commands=9)
+    store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3))
+    assert store.save_projection("b1", state=state(7), outcomes=outcomes(4, 7))
+    assert store.outcomes("b1", after=2, limit=3) == outcomes(3, 5)
+    assert store.outcomes("b1", after=7) == []
+
+
+def test_outcomes_out_of_sequence_are_a_caller_error(store: EventStore) -> None:
+    battle(store, commands=4)
+    with pytest.raises(ValueError):
+        store.save_projection("b1", state=state(3), outcomes=[(1, "{}"), (3, "{}")])
+    assert store.projection("b1") is None
+
+
+def test_wait_outcome_returns_when_a_projection_lands(store: EventStore) -> None:
+    battle(store, commands=4)
+    store.save_projection("b1", state=state(1), outcomes=outcomes(1, 1))
+    got: list[str | None] = []
+    waiter = threading.Thread(target=lambda: got.append(store.wait_outcome("b1", 3, timeout_s=30)))
+    waiter.start()
+    time.sleep(0.05)  # let the waiter block first; correctness does not depend on it
+    store.save_projection("b1", state=state(2), outcomes=outcomes(2, 2))
+    store.save_projection("b1", state=state(4), outcomes=outcomes(3, 4))
+    waiter.join(timeout=30)
+    assert got == ['{"version":3}']
+
+
+def test_wait_outcome_answers_at_once_when_the_outcome_exists(store: EventStore) -> None:
+    battle(store, commands=2)
+    store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3))
+    assert store.wait_outcome("b1", 2, timeout_s=30) == '{"version":2}'
+
+
+def test_wait_outcome_gives_none_when_nothing_lands_in_time(store: EventStore) -> None:
+    battle(store, commands=2)
+    assert store.wait_outcome("b1", 3, timeout_s=0.05) is None
+    assert store.wait_outcome("b1", 3, timeout_s=0) is None
+
+
+def test_the_snapshot_at_or_before_a_version_is_the_latest_one_not_after_it(store: EventStore) -> None:
+    battle(store, commands=9)
+    store.save_projection("b1", state=state(4), outcomes=outcomes(1, 4), snapshots=[state(2), state(4)])
+    store.save_projection("b1", state=state(8), outcomes=outcomes(5, 8), snapshots=[state(6), state(8)])
+    assert store.snapshot_at_or_before("b1", 1) is None
+    assert store.snapshot_at_or_before("b1", 4) == state(4)
+    assert store.snapshot_at_or_before("b1", 5) == state(4)
+    assert store.snapshot_at_or_before("b1", 100) == state(8)
+
+
+def test_deleting_derived_keys_keeps_the_log_and_allows_a_rebuild(store: EventStore) -> None:
+    battle(store, commands=4)
+    head = store.head("b1")
+    store.save_projection("b1", state=state(5), outcomes=outcomes(1, 5), snapshots=[state(4)])
+    store.delete_derived("b1")
+    assert store.projection("b1") is None and store.outcomes("b1") == []
+    assert store.snapshot_at_or_before("b1", 5) is None
+    assert store.head("b1") == head and versions(store, "b1") == [1, 2, 3, 4, 5]
+    assert store.secret("b1") == SEED
+    assert store.save_projection("b1", state=state(5), outcomes=outcomes(1, 5))
+
+
+# --- coalesced scheduling and fold locks -----------------------------------------------------------
+
+
+def test_only_the_first_pending_mark_asks_for_a_job(store: EventStore) -> None:
+    assert store.mark_pending("b1")
+    assert not store.mark_pending("b2")
+    assert not store.mark_pending("b1")
+    assert sorted(store.take_pending(10)) == ["b1", "b2"]
+    assert store.take_pending(10) == []
+
+
+def test_a_cleared_flag_lets_the_next_mark_ask_for_a_job(store: EventStore) -> None:
+    store.mark_pending("b1")
+    store.clear_scheduled()
+    assert store.mark_pending("b1")
+
+
+def test_take_pending_pops_at_most_count(store: EventStore) -> None:
+    for n in range(5):
+        store.mark_pending(f"b{n}")
+    first, rest = store.take_pending(3), store.take_pending(10)
+    assert len(first) == 3 and sorted(first + rest) == [f"b{n}" for n in range(5)]
+    assert store.take_pending(0) == []
+
+
+def test_a_lost_jobs_flag_expires_so_appends_reschedule(store_factory: StoreFactory) -> None:
+    store = store_factory(scheduled_ttl_s=0.05)
+    assert store.mark_pending("b1")
+    assert eventually(lambda: store.mark_pending("b1"))
+
+
+def test_a_lock_has_one_owner_at_a_time(store: EventStore) -> None:
+    assert store.try_lock("b1", "worker-a", ttl_ms=30_000)
+    assert not store.try_lock("b1", "worker-b", ttl_ms=30_000)
+    assert store.try_lock("b2", "worker-b", ttl_ms=30_000)
+
+
+def test_only_the_owner_releases_a_lock(store: EventStore) -> None:
+    store.try_lock("b1", "worker-a", ttl_ms=30_000)
+    store.unlock("b1", "worker-b")
+    assert not store.try_lock("b1", "worker-b", ttl_ms=30_000)
+    store.unlock("b1", "worker-a")
+    assert store.try_lock("b1", "worker-b", ttl_ms=30_000)
+
+
+def test_a_crashed_owners_lock_expires(store: EventStore) -> None:
+    store.try_lock("b1", "worker-a", ttl_ms=50)
+    assert eventually(lambda: store.try_lock("b1", "worker-b", ttl_ms=30_000))
+    store.unlock("b1", "worker-a")  # the old owner waking up late must not free the new owner's lock
+    assert not store.try_lock("b1", "worker-c", ttl_ms=30_000)
