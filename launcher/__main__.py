@@ -29,12 +29,13 @@ def main() -> int:
 
 
 def run(settings: Settings, stack: Stack, stop: threading.Event) -> int:
-    redis_url = settings.redis_url or start_store(settings, stack, stop)
+    redis_url = settings.store.redis_url or start_store(settings, stack, stop)
     if not redis_url:
         return 1
-    env = child_env(redis_url, settings.api_key)
+    queue_url = settings.store.queue_redis_url or redis_url
+    env = child_env(redis_url, queue_url, settings.api_key)
     for n in range(settings.workers):
-        stack.start(f"worker-{n + 1}", commands.worker(redis_url), env)
+        stack.start(f"worker-{n + 1}", commands.worker(queue_url), env)
     stack.start("reconciler", commands.reconciler(), env)
     stack.start("api", commands.api(settings.bind), env)
     base = settings.base_url
@@ -51,11 +52,12 @@ def run(settings: Settings, stack: Stack, stop: threading.Event) -> int:
 
 def start_store(settings: Settings, stack: Stack, stop: threading.Event) -> str:
     """The embedded server on a free loopback port; its data (AOF) stays in SIEGE_DATA_DIR across runs."""
-    Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
+    data_dir = str(settings.store.data_dir)
+    Path(data_dir).mkdir(parents=True, exist_ok=True)
     port = free_port()
-    stack.start("store", commands.store(settings.data_dir, port, durable=settings.durable), os.environ)
+    stack.start("store", commands.store(data_dir, port, durable=settings.store.durable), os.environ)
     url = f"redis://127.0.0.1:{port}/0"
-    say(f"embedded store at {url}, data in {settings.data_dir}")
+    say(f"embedded store at {url}, data in {data_dir}")
     return url if wait_until(lambda: pings(url), stack, stop) else ""
 
 

@@ -7,17 +7,17 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from eventstore.config import StoreConfig
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
     host: str
     port: int
-    redis_url: str | None  # None: start the embedded server
-    data_dir: str
+    store: StoreConfig  # REDIS_URL unset: the embedded server, data in SIEGE_DATA_DIR
     api_key: str
     api_key_generated: bool
     workers: int
-    durable: bool  # AOF `appendfsync always` for the embedded server
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
@@ -25,12 +25,10 @@ class Settings:
         return cls(
             host=env.get("HOST", "127.0.0.1"),
             port=int(env.get("PORT", "8000")),
-            redis_url=env.get("REDIS_URL") or None,
-            data_dir=env.get("SIEGE_DATA_DIR", "./var"),
+            store=StoreConfig.from_env(env),
             api_key=api_key or secrets.token_urlsafe(24),
             api_key_generated=not api_key,
             workers=int(env.get("SIEGE_WORKERS", "2")),
-            durable=env.get("SIEGE_DURABLE", "") in ("1", "true", "yes"),
         )
 
     @property

@@ -33,5 +33,11 @@ def say(message: str) -> None:
     print(f"siege: {message}", file=sys.stderr, flush=True)
 
 
-def child_env(redis_url: str, api_key: str) -> dict[str, str]:
-    return {**os.environ, "REDIS_URL": redis_url, "SIEGE_API_KEY": api_key, "PYTHONUNBUFFERED": "1"}
+def child_env(redis_url: str, queue_url: str, api_key: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "QUEUE_REDIS_URL": queue_url,
+        "SIEGE_API_KEY": api_key,
+        "PYTHONUNBUFFERED": "1",
+    }

@@ -1,0 +1,1 @@
+"""Worker jobs against a real store: coalesced projection, reconciliation, replay and verification."""

@@ -1,0 +1,121 @@
+"""One projection job drains every pending battle; locks, the scheduled flag and hand-off (DESIGN §6)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+from rq import SimpleWorker
+from rq.serializers import JSONSerializer
+
+from eventstore.redis_store import RedisEventStore
+from tests.workers.logs import new_battle, projected_version
+from workers import deps
+from workers.projection import drain_pending
+from workers.queue import enqueue_projection, projection_queue
+
+
+def never_requeue() -> None:
+    raise AssertionError("a drain that empties the pending set needs no successor job")
+
+
+def test_one_job_folds_every_pending_battle(redis_store: RedisEventStore) -> None:
+    battles = [new_battle(redis_store, commands=20) for _ in range(5)]
+    for battle_id in battles:
+        redis_store.mark_pending(battle_id)
+
+    drained = drain_pending(redis_store, requeue=never_requeue)
+
+    assert (drained.rounds, drained.battles, drained.entries) == (1, 5, 5 * 21)
+    assert [projected_version(redis_store, b) for b in battles] == [21] * 5
+
+
+def test_a_battle_locked_by_another_folder_goes_back_and_is_folded_once_free(
+    redis_store: RedisEventStore,
+) -> None:
+    locked, free = new_battle(redis_store, commands=4), new_battle(redis_store, commands=4)
+    assert redis_store.try_lock(locked, "another-worker", 300)  # that worker dies; its lock lapses
+    redis_store.mark_pending(locked)
+    redis_store.mark_pending(free)
+
+    drained = drain_pending(redis_store, requeue=never_requeue)
+
+    assert drained.busy >= 1
+    assert drained.battles == 2
+    assert projected_version(redis_store, locked) == projected_version(redis_store, free) == 5
+
+
+def test_the_job_clears_the_scheduled_flag_so_the_next_append_asks_for_a_job(
+    redis_store: RedisEventStore,
+) -> None:
+    battle_id = new_battle(redis_store, commands=1)
+    assert redis_store.mark_pending(battle_id) is True
+    assert redis_store.mark_pending(battle_id) is False  # coalesced: one job is already on its way
+
+    drain_pending(redis_store, requeue=never_requeue)
+
+    assert redis_store.mark_pending(battle_id) is True
+
+
+def test_a_second_job_for_a_folded_battle_changes_nothing(redis_store: RedisEventStore) -> None:
+    battle_id = new_battle(redis_store, commands=3)
+    redis_store.mark_pending(battle_id)
+    drain_pending(redis_store, requeue=never_requeue)
+    before = redis_store.projection(battle_id)
+
+    redis_store.mark_pending(battle_id)
+    again = drain_pending(redis_store, requeue=never_requeue)
+
+    assert again.entries == 0
+    assert redis_store.projection(battle_id) == before
+
+
+def test_a_drain_past_its_budget_hands_the_rest_to_a_new_job(redis_store: RedisEventStore) -> None:
+    for _ in range(2):
+        redis_store.mark_pending(new_battle(redis_store, commands=1))
+    requeued: list[bool] = []
+
+    drained = drain_pending(redis_store, requeue=lambda: requeued.append(True), take=1, budget_s=0)
+
+    assert drained.handed_off and drained.rounds == 1
+    assert requeued == [True]
+    assert len(redis_store.take_pending(10)) == 1  # the battle it did not reach waits for that job
+
+
+@pytest.fixture
+def job_env(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The job builds its dependencies from the environment, once per process: start from a clean cache."""
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    monkeypatch.delenv("QUEUE_REDIS_URL", raising=False)
+    for cached in (deps.config, deps.store, deps.queue):
+        cached.cache_clear()
+    yield
+    for cached in (deps.config, deps.store, deps.queue):
+        cached.cache_clear()
+
+
+@pytest.mark.usefixtures("job_env")
+def test_the_job_enqueued_by_dotted_path_runs_in_an_rq_worker(
+    redis_store: RedisEventStore, redis_client: redis.Redis[Any]
+) -> None:
+    battles = [new_battle(redis_store, commands=2) for _ in range(3)]
+    for battle_id in battles:
+        redis_store.mark_pending(battle_id)
+    queue = projection_queue(redis_client)
+    enqueue_projection(queue)
+
+    SimpleWorker([queue], connection=redis_client, serializer=JSONSerializer).work(burst=True)
+
+    job = queue.finished_job_registry.get_job_ids()
+    assert len(job) == 1
+    result = queue.fetch_job(job[0])
+    assert result is not None and result.return_value() == {
+        "rounds": 1,
+        "battles": 3,
+        "entries": 9,
+        "busy": 0,
+        "handed_off": False,
+    }
+    assert [projected_version(redis_store, b) for b in battles] == [3, 3, 3]
