@@ -1,0 +1,1 @@
+"""The marshmallow wire contract: bodies in, views and problems out; shape only, never game legality."""

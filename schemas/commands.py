@@ -1,0 +1,65 @@
+"""Command bodies: dispatch on `type` to the battle's ruleset's schemas; `conclude` is in every ruleset."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from marshmallow import Schema, ValidationError, validate
+
+from schemas.base import command_type
+from schemas.registry import ruleset_schemas
+
+CONCLUDE = "conclude"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoadedCommand:
+    """A body that fits its schema: `data` is the command's fields as sent, without `type` and `dice`."""
+
+    type: str
+    data: dict[str, Any]
+    dice: dict[str, Any]
+
+
+def command_name(schema: type[Schema]) -> str:
+    """The `type` value a command schema accepts."""
+    validator = schema._declared_fields["type"].validators[0]
+    assert isinstance(validator, validate.OneOf)
+    return str(next(iter(validator.choices)))
+
+
+@cache
+def command_schemas(ruleset: str) -> dict[str, type[Schema]]:
+    """Every command schema of a ruleset by type, `conclude` last."""
+    schemas = ruleset_schemas(ruleset)
+    by_type = {command_name(cls): cls for cls in schemas.commands}
+    by_type[CONCLUDE] = _conclude_schema(schemas.base)
+    return by_type
+
+
+@cache
+def _instances(ruleset: str) -> dict[str, Schema]:
+    return {name: cls() for name, cls in command_schemas(ruleset).items()}
+
+
+def load_command(ruleset: str, body: Any) -> LoadedCommand:
+    """Validate a command body against the ruleset's schemas; ValidationError (a 422) if it does not fit."""
+    if not isinstance(body, dict):
+        raise ValidationError({"_schema": ["A command is a JSON object."]})
+    schemas = _instances(ruleset)
+    kind = body.get("type")
+    if not isinstance(kind, str) or kind not in schemas:
+        message = "Missing data for required field." if kind is None else "Unknown command type; one of: {}."
+        raise ValidationError({"type": [message.format(", ".join(schemas))]})
+    loaded: dict[str, Any] = schemas[kind].load(body)
+    loaded.pop("type")
+    dice = loaded.pop("dice", None) or {}
+    return LoadedCommand(type=kind, data=loaded, dice=dice)
+
+
+def _conclude_schema(base: type[Schema]) -> type[Schema]:
+    name = base.__name__.replace("CommandSchema", "ConcludeSchema")
+    doc = "Ends the battle and reveals the dice seed (DESIGN §3.4); no fields."
+    return type(name, (base,), {"type": command_type(CONCLUDE), "__doc__": doc})

@@ -1,0 +1,103 @@
+"""What the API answers: battles, accepted commands, log entries with their outcomes, states and rulesets."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields
+
+from schemas.base import described, one_of
+
+HASH = {"description": "hex SHA-256 of the entry chain (DESIGN §3.2)"}
+
+
+class BattleCreatedSchema(Schema):
+    id = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    version = fields.Integer(required=True)
+    rules_version = fields.String(required=True)
+    options = fields.Dict(required=True)
+    dice_commitment = fields.String(required=True, metadata={"description": "sha256(server_seed), hex"})
+    gm_token = fields.String(required=True, metadata={"description": "shown once"})
+
+
+class BattleSummarySchema(Schema):
+    id = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    rules_version = fields.String(required=True)
+    name = fields.String(allow_none=True, required=True)
+    options = fields.Dict(required=True)
+    dice_commitment = fields.String(required=True)
+    created_at = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "the log head"})
+    head_hash = fields.String(required=True, metadata=HASH)
+    projected_version = fields.Integer(required=True, metadata={"description": "0 until the first fold"})
+
+
+class AcceptedSchema(Schema):
+    version = fields.Integer(required=True)
+    hash = fields.String(required=True, metadata=HASH)
+    status = one_of("accepted", required=True)
+
+
+class RollSchema(Schema):
+    slot = fields.String(required=True)
+    die = fields.String(required=True, metadata={"example": "d6"})
+    value = fields.Integer(required=True)
+    source = one_of("client", "stream", required=True)
+
+
+class OutcomeSchema(Schema):
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    status = one_of("applied", "rejected", required=True)
+    reason = fields.String(allow_none=True, required=True, **described("the spec's code when rejected"))
+    result = fields.Dict(allow_none=True, required=True, metadata={"description": "null when rejected"})
+    rolls = fields.List(fields.Nested(RollSchema), required=True)
+    summary = fields.String(required=True)
+    changes = fields.List(fields.Dict(), required=True)
+    hash = fields.String(required=True, metadata=HASH)
+
+
+class EventSchema(Schema):
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    data = fields.Dict(required=True)
+    dice = fields.Dict(required=True)
+    schema_version = fields.Integer(required=True)
+    actor = fields.String(required=True)
+    idempotency_key = fields.String(allow_none=True, required=True)
+    recorded_at = fields.String(required=True)
+    prev_hash = fields.String(required=True)
+    hash = fields.String(required=True, metadata=HASH)
+    outcome = fields.Nested(OutcomeSchema, allow_none=True, required=True, **described("null while pending"))
+
+
+class BattleStateSchema(Schema):
+    ruleset = fields.String(required=True)
+    rules_version = fields.String(required=True)
+    options = fields.Dict(required=True)
+    version = fields.Integer(required=True)
+    concluded = fields.Boolean(required=True)
+    dice_commitment = fields.String(required=True)
+    game = fields.Dict(required=True, metadata={"description": "the ruleset's own state"})
+
+
+class RulesetSummarySchema(Schema):
+    name = fields.String(required=True)
+    title = fields.String(required=True)
+    rules_version = fields.String(required=True)
+
+
+class RulesetDescriptionSchema(Schema):
+    """`RULESET.describe()`: commands, dice slots, options and catalog, as the ruleset writes them."""
+
+    class Meta:
+        additional = ()
+
+    name = fields.String()
+    title = fields.String()
+    rules_version = fields.String()
+
+
+class HealthSchema(Schema):
+    status = one_of("ok", "unavailable", required=True)
+    checks = fields.Dict(keys=fields.String(), values=fields.String())

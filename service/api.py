@@ -1,0 +1,69 @@
+"""The flask-smorest Api of the service: problem+json error documentation and our custom fields in OpenAPI."""
+
+from __future__ import annotations
+
+import http
+from typing import Any
+
+from flask_smorest import Api
+from flask_smorest.utils import prepare_response
+from marshmallow import fields
+
+from schemas.battles import RulesetOptions
+from schemas.dice import MAX_VALUES_PER_SLOT, Dice
+from schemas.problems import ProblemSchema
+from schemas.registry import ruleset_schemas, schema_rulesets
+from schemas.union import TaggedUnion
+from service.problems import PROBLEM_JSON
+
+DIE = {"type": "integer", "minimum": 1}
+DIE_VALUES = {"oneOf": [DIE, {"type": "array", "items": DIE, "maxItems": MAX_VALUES_PER_SLOT}]}
+
+
+class SiegeApi(Api):  # type: ignore[misc]
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_error_handlers(self) -> None:
+        """service/problems.py answers every error; flask-smorest's own JSON errors stay off."""
+
+    def _register_responses(self) -> None:
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if status >= 400:
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_JSON)
+            self.spec.components.response(status.name, response, lazy=True)
+        default = {"description": "An RFC 9457 problem", "schema": self.ERROR_SCHEMA}
+        prepare_response(default, self.spec, PROBLEM_JSON)
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, default, lazy=True)
+
+    def document_fields(self) -> None:
+        for function in (tagged_union2properties, dice2properties, options2properties):
+            self.ma_plugin.converter.add_attribute_function(function)
+
+
+def tagged_union2properties(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
+    if not isinstance(field, TaggedUnion):
+        return {}
+    refs = {tag: self.resolve_nested_schema(schema) for tag, schema in field.variants.items()}
+    mapping = {tag: ref["$ref"] for tag, ref in refs.items()}
+    return {"oneOf": list(refs.values()), "discriminator": {"propertyName": field.tag, "mapping": mapping}}
+
+
+def dice2properties(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
+    if not isinstance(field, Dice):
+        return {}
+    return {
+        "type": "object",
+        "description": "client-rolled dice by slot: one value or a list, consumed in order",
+        "properties": {slot: DIE_VALUES for slot in field.slots()},
+        "additionalProperties": False,
+    }
+
+
+def options2properties(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
+    if not isinstance(field, RulesetOptions):
+        return {}
+    return {
+        "anyOf": [self.resolve_nested_schema(ruleset_schemas(name).options) for name in schema_rulesets()]
+    }

@@ -1,0 +1,61 @@
+"""The app factory: builds the Flask app around the dependencies it is given; no I/O until a request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+from flask import Flask
+
+from eventstore.config import connect
+from eventstore.protocol import EventStore
+from service import problems
+from service.api import SiegeApi
+from service.battle_cache import BattleCache
+from service.config import ServiceConfig
+from service.deps import EXTENSION, Services
+from service.docs import assets, openapi_settings
+from service.endpoints import blueprints
+from service.openapi_doc import register_commands
+from service.scheduling import Scheduler
+
+TITLE = "Siege rules service"
+API_VERSION = "1"
+
+
+def create_app(
+    config: ServiceConfig | None = None,
+    *,
+    store: EventStore | None = None,
+    queue_redis: redis.Redis[Any] | None = None,
+) -> Flask:
+    """`store` and `queue_redis` default to clients on the configured URLs (they connect lazily)."""
+    config = config or ServiceConfig()
+    if store is None:
+        store = _redis_store(config)
+    if queue_redis is None:
+        queue_redis = connect(config.queue_url)
+    app = Flask(__name__)
+    app.config.update(openapi_settings(TITLE, API_VERSION), MAX_CONTENT_LENGTH=config.max_body_bytes)
+    app.extensions[EXTENSION] = Services(
+        config=config,
+        store=store,
+        queue_redis=queue_redis,
+        battles=BattleCache(store, config.battle_cache_size),
+        scheduler=Scheduler(store, queue_redis),
+    )
+    problems.install(app)
+    # authentication, rate limits and CORS (a later issue) are installed here, before the endpoints
+    api = SiegeApi(app)
+    api.document_fields()
+    register_commands(api.spec)
+    for blueprint in blueprints():
+        api.register_blueprint(blueprint)
+    app.register_blueprint(assets)
+    return app
+
+
+def _redis_store(config: ServiceConfig) -> EventStore:
+    from eventstore.redis_store import RedisEventStore  # only when no store is handed in
+
+    return RedisEventStore(connect(config.redis_url))

@@ -1,0 +1,62 @@
+"""The API's configuration: one typed, frozen record, read from the environment only by `from_env`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from eventstore.config import StoreConfig
+
+Number = TypeVar("Number", int, float)
+LOCAL_REDIS = "redis://127.0.0.1:6379/0"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ServiceConfig:
+    store: StoreConfig = field(default_factory=StoreConfig)  # REDIS_URL, QUEUE_REDIS_URL
+    api_key: str | None = None  # SIEGE_API_KEY: the service key that may create battles (enforced with auth)
+    max_body_bytes: int = 64 * 1024  # SIEGE_MAX_BODY_BYTES
+    max_wait_s: float = 10.0  # SIEGE_MAX_WAIT_S: cap on `Prefer: wait=N`
+    page_default: int = 100  # SIEGE_PAGE_DEFAULT: `GET .../events` without `limit`
+    page_max: int = 1000  # SIEGE_PAGE_MAX: larger `limit`s are clamped to this
+    battle_cache_size: int = 10_000  # SIEGE_BATTLE_CACHE: battles whose header one process remembers
+
+    @property
+    def redis_url(self) -> str:
+        """The event store; the API has no embedded server of its own, `make run` passes the URL."""
+        return self.store.redis_url or LOCAL_REDIS
+
+    @property
+    def queue_url(self) -> str:
+        return self.store.queue_redis_url or self.redis_url
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> ServiceConfig:
+        env = os.environ if environ is None else environ
+        base = cls()
+        return cls(
+            store=StoreConfig.from_env(env),
+            api_key=env.get("SIEGE_API_KEY") or None,
+            max_body_bytes=_read(env, "SIEGE_MAX_BODY_BYTES", int, base.max_body_bytes, minimum=1),
+            max_wait_s=_read(env, "SIEGE_MAX_WAIT_S", float, base.max_wait_s, minimum=0),
+            page_default=_read(env, "SIEGE_PAGE_DEFAULT", int, base.page_default, minimum=1),
+            page_max=_read(env, "SIEGE_PAGE_MAX", int, base.page_max, minimum=1),
+            battle_cache_size=_read(env, "SIEGE_BATTLE_CACHE", int, base.battle_cache_size, minimum=1),
+        )
+
+
+def _read(
+    env: Mapping[str, str], name: str, kind: Callable[[str], Number], fallback: Number, *, minimum: float
+) -> Number:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return fallback
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from None
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {raw!r}")
+    return value

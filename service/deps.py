@@ -1,0 +1,29 @@
+"""What the endpoints work with, built once by `create_app` and found through the current app."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, cast
+
+from flask import current_app
+from redis import Redis
+
+from eventstore.protocol import EventStore
+from service.battle_cache import BattleCache
+from service.config import ServiceConfig
+from service.scheduling import Scheduler
+
+EXTENSION = "siege"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Services:
+    config: ServiceConfig
+    store: EventStore
+    queue_redis: Redis[Any]
+    battles: BattleCache
+    scheduler: Scheduler
+
+
+def services() -> Services:
+    return cast(Services, current_app.extensions[EXTENSION])

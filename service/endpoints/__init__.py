@@ -1,0 +1,10 @@
+"""The API's blueprints, one per resource; `create_app` registers them in this order."""
+
+from __future__ import annotations
+
+from service.endpoints import battles, commands, events, health, rulesets, state
+from service.endpoints.blueprint import Blueprint
+
+
+def blueprints() -> list[Blueprint]:
+    return [battles.blp, commands.blp, events.blp, state.blp, rulesets.blp, health.blp]

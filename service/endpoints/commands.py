@@ -1,0 +1,53 @@
+"""`POST /battles/{id}/commands`: append one command; its outcome is decided later by the fold."""
+
+from __future__ import annotations
+
+from flask import Response
+
+from schemas.views import AcceptedSchema, OutcomeSchema
+from service.deps import services
+from service.endpoints.blueprint import Blueprint
+from service.ingest import submit
+from service.openapi_doc import command_body
+
+blp = Blueprint(
+    "commands", __name__, url_prefix="/battles", description="Commands: append to a battle's log."
+)
+
+HEADERS = [
+    {
+        "in": "header",
+        "name": "Prefer",
+        "schema": {"type": "string", "example": "wait=5"},
+        "description": "wait up to N seconds (capped by the server) for the outcome",
+    },
+    {
+        "in": "header",
+        "name": "Idempotency-Key",
+        "schema": {"type": "string", "maxLength": 255},
+        "description": "the same key and body answer the original response and append nothing",
+    },
+    {
+        "in": "header",
+        "name": "If-Match",
+        "schema": {"type": "string"},
+        "description": "the battle's ETag (chain head) or head version: 412 if the head moved",
+    },
+]
+LOCATION = {
+    "Location": {"description": "the entry: /battles/{id}/events/{version}", "schema": {"type": "string"}}
+}
+
+
+@blp.route("/<battle_id>/commands", methods=["POST"])
+@blp.doc(requestBody=command_body(), parameters=HEADERS)
+@blp.response(202, AcceptedSchema, headers=LOCATION, description="appended; the outcome is pending")
+@blp.alt_response(200, schema=OutcomeSchema, description="the outcome, when `Prefer: wait` was met")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(412, response="PRECONDITION_FAILED")
+@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def append(battle_id: str) -> Response:
+    """Append a command to the battle's log"""
+    return submit(services(), battle_id)

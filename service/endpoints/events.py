@@ -1,0 +1,59 @@
+"""`GET /battles/{id}/events`: the log with outcomes, paginated with RFC 8288 links; and one entry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, request
+from marshmallow import fields, validate
+
+from schemas.base import StrictSchema
+from schemas.views import EventSchema
+from service.deps import services
+from service.endpoints.blueprint import Blueprint
+from service.event_view import event_view, page_of
+from service.httpio import json_response
+from service.problems import Problem
+
+blp = Blueprint("events", __name__, url_prefix="/battles", description="Events: the log and its outcomes.")
+LINK = {
+    "Link": {"description": 'RFC 8288: rel="next" while more entries follow', "schema": {"type": "string"}}
+}
+
+
+class EventsQuerySchema(StrictSchema):
+    after = fields.Integer(validate=validate.Range(min=0), metadata={"default": 0})
+    limit = fields.Integer(
+        validate=validate.Range(min=1), metadata={"description": "clamped to the page maximum"}
+    )
+
+
+@blp.route("/<battle_id>/events", methods=["GET"])
+@blp.arguments(EventsQuerySchema, location="query", as_kwargs=True)
+@blp.response(200, EventSchema(many=True), headers=LINK)
+@blp.alt_response(404, response="NOT_FOUND")
+def listing(battle_id: str, after: int = 0, limit: int | None = None) -> Response:
+    """List log entries after a version, each with its outcome (null while pending)"""
+    deps = services()
+    deps.battles.created(battle_id)
+    limit = min(limit or deps.config.page_default, deps.config.page_max)
+    page, more = page_of(deps.store, battle_id, after, limit)
+    headers: dict[str, Any] = {}
+    if more and page:
+        headers["Link"] = f'<{request.path}?after={page[-1]["version"]}&limit={limit}>; rel="next"'
+    return json_response(page, 200, headers)
+
+
+@blp.route("/<battle_id>/events/<int:version>", methods=["GET"])
+@blp.response(200, EventSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def entry(battle_id: str, version: int) -> Response:
+    """Read one log entry and its outcome (null while pending)"""
+    deps = services()
+    deps.battles.created(battle_id)
+    stored = deps.store.entry(battle_id, version)
+    if stored is None:
+        raise Problem(
+            404, "version-not-found", "No such version", f"Battle {battle_id} has no version {version}."
+        )
+    return json_response(event_view(stored, deps.store.outcome(battle_id, version)))

@@ -1,0 +1,36 @@
+"""`GET /rulesets` and `GET /rulesets/{name}`: what battles can be played, with commands, options, catalog."""
+
+from __future__ import annotations
+
+from flask import Response
+
+from rules.registry import get_ruleset
+from schemas.registry import schema_rulesets
+from schemas.views import RulesetDescriptionSchema, RulesetSummarySchema
+from service.endpoints.blueprint import Blueprint
+from service.httpio import json_response
+from service.problems import Problem
+
+blp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="Rulesets: what can be played.")
+
+
+@blp.route("", methods=["GET"])
+@blp.response(200, RulesetSummarySchema(many=True))
+def listing() -> Response:
+    """List the rulesets battles can be created with"""
+    rulesets = [get_ruleset(name) for name in schema_rulesets()]
+    return json_response(
+        [{"name": r.name, "title": r.title, "rules_version": r.rules_version} for r in rulesets]
+    )
+
+
+@blp.route("/<name>", methods=["GET"])
+@blp.response(200, RulesetDescriptionSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def describe(name: str) -> Response:
+    """Describe a ruleset: its commands, dice slots, options and catalog"""
+    if name not in schema_rulesets():
+        raise Problem(
+            404, "ruleset-not-found", "No such ruleset", f"Known rulesets: {', '.join(schema_rulesets())}."
+        )
+    return json_response(get_ruleset(name).describe())

@@ -1,0 +1,32 @@
+"""`GET /battles/{id}/state[?at=v]`: the projection, or the state at any past version (time travel)."""
+
+from __future__ import annotations
+
+from flask import Response
+from marshmallow import fields, validate
+
+from schemas.base import StrictSchema
+from schemas.views import BattleStateSchema
+from service.deps import services
+from service.endpoints.blueprint import Blueprint
+from service.httpio import json_response
+from service.readside import state_at
+
+blp = Blueprint("state", __name__, url_prefix="/battles", description="State: projections and time travel.")
+
+
+class StateQuerySchema(StrictSchema):
+    at = fields.Integer(
+        validate=validate.Range(min=1), metadata={"description": "a version; default: projected"}
+    )
+
+
+@blp.route("/<battle_id>/state", methods=["GET"])
+@blp.arguments(StateQuerySchema, location="query", as_kwargs=True)
+@blp.response(200, BattleStateSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def read_state(battle_id: str, at: int | None = None) -> Response:
+    """Read the battle's state: the current projection, or the state at version `at`"""
+    deps = services()
+    created = deps.battles.created(battle_id)
+    return json_response(state_at(deps.store, created, battle_id, at))

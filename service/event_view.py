@@ -1,0 +1,24 @@
+"""The wire form of log entries: the stored entry with its outcome joined in (null while pending)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any
+
+from eventstore.protocol import EventStore, StoredEntry
+
+
+def event_view(entry: StoredEntry, outcome: str | None) -> dict[str, Any]:
+    view = asdict(entry)
+    view["outcome"] = json.loads(outcome) if outcome is not None else None
+    return view
+
+
+def page_of(store: EventStore, battle_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], bool]:
+    """Entries after `after` (at most `limit`) and whether more follow them."""
+    entries = store.read(battle_id, after=after, limit=limit)
+    outcomes = dict(store.outcomes(battle_id, after=after, limit=limit))
+    page = [event_view(e, outcomes.get(e.version)) for e in entries]
+    more = bool(entries) and entries[-1].version < store.head(battle_id).version
+    return page, more

@@ -1,0 +1,122 @@
+"""The one error shape: every 4xx/5xx is RFC 9457 application/problem+json with a stable `type` URI."""
+
+from __future__ import annotations
+
+import json
+import logging
+from http import HTTPStatus
+from typing import Any
+
+from flask import Flask, Response
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from eventstore.protocol import IdempotencyMismatch, UnknownBattle, VersionConflict
+
+PROBLEM_JSON = "application/problem+json"
+PROBLEM_BASE = "https://siege.example/problems/"
+log = logging.getLogger(__name__)
+
+# status → (slug, title) of the problems the HTTP layer raises; others are `about:blank` (RFC 9457 §4.2.1)
+HTTP_PROBLEMS = {
+    400: ("bad-request", "The request is malformed"),
+    404: ("not-found", "No such resource"),
+    405: ("method-not-allowed", "Method not allowed on this resource"),
+    413: ("body-too-large", "The request body is too large"),
+    415: ("unsupported-media-type", "The request body must be application/json"),
+    422: ("validation", "The request does not fit the schema"),
+    500: ("internal", "Internal server error"),
+}
+
+
+class Problem(Exception):
+    """Raise from an endpoint to answer with a problem; extension members go in `extra`."""
+
+    def __init__(
+        self,
+        status: int,
+        slug: str,
+        title: str,
+        detail: str | None = None,
+        *,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(detail or title)
+        self.status, self.slug, self.title, self.detail = status, slug, title, detail
+        self.headers = headers or {}
+        self.extra = extra
+
+    def response(self) -> Response:
+        body: dict[str, Any] = {"type": PROBLEM_BASE + self.slug, "title": self.title, "status": self.status}
+        if self.detail:
+            body["detail"] = self.detail
+        body.update(self.extra)
+        return Response(json.dumps(body), self.status, self.headers, mimetype=PROBLEM_JSON)
+
+
+def validation_problem(errors: Any, detail: str = "Nothing was appended.") -> Problem:
+    return Problem(422, "validation", HTTP_PROBLEMS[422][1], detail, errors=errors)
+
+
+def install(app: Flask) -> None:
+    app.register_error_handler(Problem, lambda p: p.response())
+    app.register_error_handler(ValidationError, lambda e: validation_problem(_messages(e)).response())
+    app.register_error_handler(UnknownBattle, _unknown_battle)
+    app.register_error_handler(VersionConflict, _version_conflict)
+    app.register_error_handler(IdempotencyMismatch, _idempotency_mismatch)
+    app.register_error_handler(HTTPException, _http_exception)
+    app.register_error_handler(Exception, _unexpected)
+
+
+def _messages(error: ValidationError) -> Any:
+    return error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
+
+
+def _unknown_battle(error: UnknownBattle) -> Response:
+    return Problem(404, "battle-not-found", "No such battle", f"Battle {error} does not exist.").response()
+
+
+def _version_conflict(error: VersionConflict) -> Response:
+    detail = "If-Match does not name the battle's current head: nothing was appended."
+    return Problem(412, "stale-version", "Stale version", detail, current_version=error.current).response()
+
+
+def _idempotency_mismatch(error: IdempotencyMismatch) -> Response:
+    detail = f"This Idempotency-Key was used for version {error.version} with a different body."
+    return Problem(
+        422, "idempotency-key-reused", "Idempotency-Key reused", detail, version=error.version
+    ).response()
+
+
+def _http_exception(error: HTTPException) -> Response:
+    status = error.code or 500
+    headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
+    data = getattr(error, "data", None) or {}  # webargs/flask-smorest put parsing errors here
+    if status == 422 and "messages" in data:
+        return validation_problem(_flatten(data["messages"]), "The request parameters do not fit.").response()
+    slug, title = HTTP_PROBLEMS.get(status, ("", HTTPStatus(status).phrase))
+    body: dict[str, Any] = {
+        "type": PROBLEM_BASE + slug if slug else "about:blank",
+        "title": title,
+        "status": status,
+    }
+    if error.description and status != 500:
+        body["detail"] = error.description
+    return Response(json.dumps(body), status, headers, mimetype=PROBLEM_JSON)
+
+
+def _unexpected(error: Exception) -> Response:
+    if isinstance(error, HTTPException):
+        return _http_exception(error)
+    log.exception("unhandled error")  # the trace goes to the log, never to the client
+    slug, title = HTTP_PROBLEMS[500]
+    return Problem(500, slug, title).response()
+
+
+def _flatten(messages: dict[str, Any]) -> dict[str, Any]:
+    """webargs nests errors under their location (`query`, `json`); clients want the field names."""
+    flat: dict[str, Any] = {}
+    for per_location in messages.values():
+        flat.update(per_location if isinstance(per_location, dict) else {"_schema": per_location})
+    return flat

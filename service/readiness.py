@@ -1,0 +1,35 @@
+"""Readiness checks: can this process reach the event store and the queue Redis right now?"""
+
+from __future__ import annotations
+
+import logging
+
+from eventstore.protocol import UnknownBattle
+from service.deps import Services
+
+PROBE_BATTLE = "readyz-probe"  # never created: looking it up is a read that touches the store
+log = logging.getLogger(__name__)
+
+
+def probe(deps: Services) -> dict[str, str]:
+    return {"store": _store(deps), "queue": _queue(deps)}
+
+
+def _store(deps: Services) -> str:
+    try:
+        deps.store.head(PROBE_BATTLE)
+    except UnknownBattle:
+        return "ok"
+    except Exception as error:  # any failure to answer means not ready; the reason goes to the log
+        log.warning("event store not ready: %s", error)
+        return "unavailable"
+    return "ok"
+
+
+def _queue(deps: Services) -> str:
+    try:
+        deps.queue_redis.ping()
+    except Exception as error:
+        log.warning("queue Redis not ready: %s", error)
+        return "unavailable"
+    return "ok"

@@ -1,0 +1,53 @@
+"""Reading a battle's state at any version: the stored projection, or a fold from the nearest snapshot."""
+
+from __future__ import annotations
+
+import json
+
+from eventstore.protocol import EventStore, Projection, StoredEntry
+from rules.codec import canonical_json
+from rules.fold import Battle, Entry, Seeds, decode_battle, encode_battle, project
+from service.problems import Problem
+
+
+def state_at(store: EventStore, created: StoredEntry, battle_id: str, version: int | None) -> str:
+    """Canonical JSON of the battle at `version` (None: the current projection, which may lag the log)."""
+    projection = store.projection(battle_id)
+    if version is None and projection is not None:
+        return projection.state
+    head = store.head(battle_id).version
+    target = head if version is None else version
+    if target > head:
+        raise Problem(404, "version-not-found", "No such version", f"The battle's head is version {head}.")
+    if projection is not None and projection.version == target:
+        return projection.state
+    start = _nearest_start(store, battle_id, target, projection)
+    battle = decode_battle(json.loads(start.state)) if start else None
+    return canonical_json(encode_battle(_fold(store, created, battle_id, battle, target)))
+
+
+def _nearest_start(
+    store: EventStore, battle_id: str, target: int, projection: Projection | None
+) -> Projection | None:
+    snapshot = store.snapshot_at_or_before(battle_id, target)
+    candidates = [p for p in (snapshot, projection) if p is not None and p.version <= target]
+    return max(candidates, key=lambda p: p.version, default=None)
+
+
+def _fold(
+    store: EventStore, created: StoredEntry, battle_id: str, battle: Battle | None, target: int
+) -> Battle:
+    seeds = Seeds(
+        server_seed=bytes.fromhex(store.secret(battle_id)),
+        client_seed=str(created.data.get("client_seed") or ""),
+    )
+    after = battle.version if battle else 0
+    entries = (
+        Entry(version=e.version, type=e.type, data=e.data, dice=e.dice, hash=e.hash)
+        for e in store.iter_entries(battle_id, after=after, upto=target)
+    )
+    folded = battle
+    for state, _outcome in project(battle, entries, seeds):
+        folded = state
+    assert folded is not None, "a battle always has version 1"
+    return folded

@@ -1,0 +1,42 @@
+"""Coalesced projection scheduling: mark the battle pending, enqueue one job only when none is scheduled."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from redis import Redis
+from redis.exceptions import RedisError
+from rq import Queue
+from rq.serializers import JSONSerializer
+
+from eventstore.protocol import EventStore
+
+# the workers' queue and job, named by string: the API never imports workers (DESIGN §2)
+PROJECTION_QUEUE = "siege-projection"
+PROJECT_PENDING_JOB = "workers.projection.project_pending"
+JOB_TIMEOUT_S = 180
+RESULT_TTL_S = 60
+log = logging.getLogger(__name__)
+
+
+class Scheduler:
+    def __init__(self, store: EventStore, queue_redis: Redis[Any]) -> None:
+        self._store = store
+        self._queue = Queue(PROJECTION_QUEUE, connection=queue_redis, serializer=JSONSerializer)
+
+    def schedule(self, battle_id: str) -> None:
+        """Never fails the request: the command is already safe in the log, and the reconciler
+        re-schedules any battle whose projection lags (DESIGN §6)."""
+        try:
+            if self._store.mark_pending(battle_id):
+                self._enqueue()
+        except (RedisError, OSError):
+            log.warning("could not mark battle %s pending; the reconciler will", battle_id, exc_info=True)
+
+    def _enqueue(self) -> None:
+        try:
+            self._queue.enqueue(PROJECT_PENDING_JOB, job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S)
+        except (RedisError, OSError):
+            log.warning("could not enqueue the projection job", exc_info=True)
+            self._store.clear_scheduled()  # so the next command tries to enqueue again
