@@ -1,0 +1,58 @@
+"""The `epic` ruleset: fortress sieges for Epic Space Marine 2nd ed. / Titan Legions (spec/epic-rules.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.codec import JSON, decode, encode
+from rules.dice import Dice
+from rules.epic.commands import COMMANDS, parse
+from rules.epic.decide import decide
+from rules.epic.describe import describe
+from rules.epic.evolve import evolve
+from rules.epic.state import EpicState, Options
+from rules.epic.tables import DICE_SLOTS
+from rules.ruleset import Ruleset
+
+
+def initial_state(options: Mapping[str, JSON]) -> EpicState:
+    """Turn 1, orders phase, no fortress and no army yet."""
+    return EpicState(turn=1, phase="orders", options=Options.from_mapping(options))
+
+
+def finish_result(state: EpicState, result: dict[str, JSON], dice: Dice) -> dict[str, JSON]:
+    """Spec §2: every applied result tells the turn and phase after it and the dice it used or left."""
+    return {
+        **result,
+        "turn": state.turn,
+        "phase": state.phase,
+        "dice_used": dice.used(),
+        "unused_dice": dice.unused(),
+    }
+
+
+def encode_state(state: EpicState) -> JSON:
+    return encode(state)
+
+
+def decode_state(data: JSON) -> Any:
+    return decode(EpicState, data)
+
+
+RULESET = Ruleset(
+    name="epic",
+    rules_version="epic-1",
+    title="Epic fortress siege (Space Marine 2 / Titan Legions)",
+    commands=COMMANDS,
+    dice_slots=DICE_SLOTS,
+    default_options=encode(Options()),
+    initial_state=initial_state,
+    parse=parse,
+    decide=decide,
+    evolve=evolve,
+    finish_result=finish_result,
+    encode_state=encode_state,
+    decode_state=decode_state,
+    describe=describe,
+)

@@ -1,0 +1,158 @@
+"""Applies one event to the state; every event of the union is handled (mypy proves it)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import replace
+from typing import Any, assert_never
+
+from rules.epic.events import (
+    AdvanceMoverActed,
+    AssaultMade,
+    ClimbDeclared,
+    ClimbsLapsed,
+    Event,
+    FootholdTaken,
+    FortificationAdded,
+    GateOperated,
+    GateRepairTried,
+    OrderGiven,
+    OrdersRevealed,
+    PhaseAdvanced,
+    SectionDestroyed,
+    SectionSaveMade,
+    StandAdded,
+    StandDisembarked,
+    StandEmbarked,
+    StandMoved,
+    StandsDestroyed,
+    TurnStarted,
+    WeaponFired,
+)
+from rules.epic.state import Embarked, EpicState, On, PendingClimb, Section, Stand
+
+
+def evolve(state: EpicState, event: Event) -> EpicState:
+    match event:
+        case FortificationAdded(section=new):
+            return replace(state, sections=(*_link(state.sections, new), new))
+        case StandAdded(stand=new):
+            return replace(state, stands=(*state.stands, new))
+        case OrderGiven(target=target, order=order):
+            return _sections(_stands(state, {target}, order=order), {target}, order=order)
+        case OrdersRevealed(passenger_orders=orders, movement_allowances=allowances):
+            inherited = _stands(state, orders, lambda s: {"order": orders[s.id]})
+            return _stands(inherited, allowances, lambda s: {"movement_left_cm": allowances[s.id]})
+        case ClimbsLapsed(stand_ids=ids):
+            return _stands(state, ids, pending_climb=None)
+        case TurnStarted():
+            return _new_turn(state)
+        case PhaseAdvanced(turn=turn, phase=phase):
+            return replace(state, turn=turn, phase=phase)
+        case AdvanceMoverActed():
+            return replace(state, advance_mover_acted=True)
+        case StandMoved(stand_id=stand_id, to=to, movement_left_cm=left):
+            return _stands(state, {stand_id}, location=to, movement_left_cm=left)
+        case StandEmbarked(stand_id=stand_id, transport_id=transport_id):
+            return _stands(state, {stand_id}, location=Embarked(transport_id=transport_id))
+        case StandDisembarked(stand_id=stand_id, location=location):
+            return _stands(state, {stand_id}, location=location)
+        case ClimbDeclared(
+            stand_id=stand_id, section_id=section_id, approach=approach, movement_left_cm=left
+        ):
+            pending = PendingClimb(section_id=section_id, approach=approach)
+            return _stands(state, {stand_id}, pending_climb=pending, movement_left_cm=left)
+        case FootholdTaken(stand_id=stand_id, section_id=section_id):
+            foothold: dict[str, Any] = {
+                "location": On(section_id=section_id),
+                "movement_left_cm": 0,
+                "climbed_this_turn": True,
+            }
+            return _stands(state, {stand_id}, pending_climb=None, **foothold)
+        case AssaultMade(stand_id=stand_id):
+            return _stands(state, {stand_id}, pending_climb=None, assaulted_this_turn=True)
+        case StandsDestroyed(stand_ids=ids):
+            return _stands(state, ids, destroyed=True, pending_climb=None)
+        case WeaponFired(stand_ids=ids, weapon_id=weapon_id):
+            return _stands(state, ids, lambda s: {"fired_weapons": (*s.fired_weapons, weapon_id)})
+        case SectionSaveMade(section_id=section_id, consecutive_failed_saves=failed):
+            return _sections(state, {section_id}, consecutive_failed_saves=failed)
+        case SectionDestroyed(section_id=section_id):
+            return _sections(state, {section_id}, status="destroyed")
+        case GateOperated():
+            return _sections(state, {event.gate_id}, lambda g: _operated(g, event))
+        case GateRepairTried(gate_id=gate_id, repaired=repaired):
+            return _sections(
+                state,
+                {gate_id},
+                lambda g: {"repair_tried_this_turn": True, "jammed": g.jammed and not repaired},
+            )
+        case _:
+            assert_never(event)
+
+
+def _stands(
+    state: EpicState,
+    ids: Collection[str],
+    change: Callable[[Stand], dict[str, Any]] | None = None,
+    **fields: Any,
+) -> EpicState:
+    stands = tuple(
+        replace(s, **(change(s) if change else fields)) if s.id in ids else s for s in state.stands
+    )
+    return replace(state, stands=stands)
+
+
+def _sections(
+    state: EpicState,
+    ids: Collection[str],
+    change: Callable[[Section], dict[str, Any]] | None = None,
+    **fields: Any,
+) -> EpicState:
+    sections = tuple(
+        replace(s, **(change(s) if change else fields)) if s.id in ids else s for s in state.sections
+    )
+    return replace(state, sections=sections)
+
+
+def _link(sections: tuple[Section, ...], new: Section) -> tuple[Section, ...]:
+    """EP-FORT-02: adjacency is stored both ways."""
+    return tuple(
+        replace(s, adjacent=(*s.adjacent, new.id)) if s.id in new.adjacent and new.id not in s.adjacent else s
+        for s in sections
+    )
+
+
+def _operated(gate: Section, event: GateOperated) -> dict[str, Any]:
+    changes: dict[str, Any] = {"door": event.door, "jammed": event.jammed}
+    changes["operations_this_turn"] = (gate.operations_this_turn or 0) + 1
+    if event.performed and event.action == "open":
+        changes["opened_this_turn"] = True
+    if event.performed and event.action == "close":
+        changes["closed_this_turn"] = True
+    return changes
+
+
+def _new_turn(state: EpicState) -> EpicState:
+    """EP-TIME-02: orders and every per-turn record are cleared."""
+    stands = tuple(
+        replace(
+            s,
+            order=None,
+            movement_left_cm=0,
+            pending_climb=None,
+            climbed_this_turn=False,
+            assaulted_this_turn=False,
+            fired_weapons=(),
+        )
+        for s in state.stands
+    )
+    gate_reset: dict[str, Any] = {
+        "order": None,
+        "opened_this_turn": False,
+        "closed_this_turn": False,
+        "operations_this_turn": 0,
+        "repair_tried_this_turn": False,
+    }
+    sections = tuple(replace(s, **gate_reset) if s.is_gate else s for s in state.sections)
+    return replace(state, stands=stands, sections=sections, advance_mover_acted=False)
