@@ -31,7 +31,7 @@ lint: $(INSTALLED) ## ruff check, ruff format --check, mypy --strict, import con
 	$(VENV)/bin/lint-imports
 
 openapi: $(INSTALLED) ## regenerate openapi.yaml from the marshmallow schemas
-	$(PY) -m service.openapi
+	$(PY) -m service.openapi > openapi.yaml.new && mv openapi.yaml.new openapi.yaml
 
 bench: $(INSTALLED) ## bounded benchmarks; writes bench/results/report.md (BENCH_ARGS, e.g. --quick)
 	$(PY) -m bench $(BENCH_ARGS)

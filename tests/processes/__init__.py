@@ -1,0 +1,1 @@
+"""The real processes: gunicorn, RQ workers, the reconciler and the launcher, killed and restarted."""
