@@ -31,12 +31,12 @@ class Scheduler:
         try:
             if self._store.mark_pending(battle_id):
                 self._enqueue()
-        except (RedisError, OSError):
-            log.warning("could not mark battle %s pending; the reconciler will", battle_id, exc_info=True)
+        except (RedisError, OSError) as error:
+            log.warning("could not mark battle %s pending (%s); the reconciler will", battle_id, error)
 
     def _enqueue(self) -> None:
         try:
             self._queue.enqueue(PROJECT_PENDING_JOB, job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S)
-        except (RedisError, OSError):
-            log.warning("could not enqueue the projection job", exc_info=True)
+        except (RedisError, OSError) as error:
+            log.warning("could not enqueue the projection job: %s", error)
             self._store.clear_scheduled()  # so the next command tries to enqueue again

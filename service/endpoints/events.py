@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, request
-from marshmallow import fields, validate
+from marshmallow import RAISE, fields, validate
 
 from schemas.base import StrictSchema
 from schemas.views import EventSchema
@@ -29,7 +29,7 @@ class EventsQuerySchema(StrictSchema):
 
 
 @blp.route("/<battle_id>/events", methods=["GET"])
-@blp.arguments(EventsQuerySchema, location="query", as_kwargs=True)
+@blp.arguments(EventsQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
 @blp.response(200, EventSchema(many=True), headers=LINK)
 @blp.alt_response(404, response="NOT_FOUND")
 def listing(battle_id: str, after: int = 0, limit: int | None = None) -> Response:

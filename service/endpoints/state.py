@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import Response
-from marshmallow import fields, validate
+from marshmallow import RAISE, fields, validate
 
 from schemas.base import StrictSchema
 from schemas.views import BattleStateSchema
@@ -22,7 +22,7 @@ class StateQuerySchema(StrictSchema):
 
 
 @blp.route("/<battle_id>/state", methods=["GET"])
-@blp.arguments(StateQuerySchema, location="query", as_kwargs=True)
+@blp.arguments(StateQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
 @blp.response(200, BattleStateSchema)
 @blp.alt_response(404, response="NOT_FOUND")
 def read_state(battle_id: str, at: int | None = None) -> Response:

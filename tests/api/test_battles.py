@@ -1,0 +1,113 @@
+"""Creating a battle and reading its summary (DESIGN §5: POST /battles, GET /battles/{id})."""
+
+from __future__ import annotations
+
+import hashlib
+
+from flask.testing import FlaskClient
+
+from eventstore.protocol import EventStore
+from tests.api.helpers import WALL, accepted, assert_problem, create_battle, fold
+
+
+def test_creating_a_battle_answers_201_with_its_location_and_a_seed_commitment(
+    client: FlaskClient, redis_store: EventStore
+) -> None:
+    created = client.post(
+        "/battles", json={"ruleset": "epic", "name": "Siege of Vraks", "client_seed": "abc"}
+    )
+
+    assert created.status_code == 201
+    body = created.get_json()
+    assert created.headers["Location"] == f"/battles/{body['id']}"
+    assert set(body) == {
+        "id",
+        "ruleset",
+        "version",
+        "rules_version",
+        "options",
+        "dice_commitment",
+        "gm_token",
+    }
+    assert (body["ruleset"], body["version"], body["rules_version"]) == ("epic", 1, "epic-1")
+    secret = bytes.fromhex(redis_store.secret(body["id"]))
+    assert len(secret) == 32
+    assert body["dice_commitment"] == hashlib.sha256(secret).hexdigest()
+    assert len(body["gm_token"]) >= 32
+
+
+def test_the_battle_pins_the_effective_options_defaults_included(client: FlaskClient) -> None:
+    created = client.post("/battles", json={"ruleset": "epic", "options": {"tie_rule": "both_destroyed"}})
+
+    options = created.get_json()["options"]
+    assert options["tie_rule"] == "both_destroyed"
+    assert options["default_section_capacity"] == 1
+    summary = client.get(f"/battles/{created.get_json()['id']}").get_json()
+    assert summary["options"] == options
+
+
+def test_version_one_records_the_creation_as_battle_created(client: FlaskClient) -> None:
+    battle_id = create_battle(client, name="Vraks", client_seed="vtt")
+
+    entry = client.get(f"/battles/{battle_id}/events/1").get_json()
+
+    assert entry["type"] == "battle_created"
+    assert entry["data"]["name"] == "Vraks"
+    assert entry["data"]["client_seed"] == "vtt"
+    assert entry["prev_hash"] == "0" * 64
+
+
+def test_the_summary_tells_head_chain_and_projected_version(
+    client: FlaskClient, redis_store: EventStore
+) -> None:
+    battle_id = create_battle(client)
+    accepted(client, battle_id, WALL)
+
+    before = client.get(f"/battles/{battle_id}")
+    fold(redis_store, battle_id)
+    after = client.get(f"/battles/{battle_id}").get_json()
+
+    assert before.status_code == 200
+    assert before.get_json()["version"] == 2
+    assert before.get_json()["projected_version"] < 2
+    assert after["projected_version"] == 2
+    assert after["head_hash"] == redis_store.head(battle_id).hash
+    assert after["ruleset"] == "epic"
+
+
+def test_the_summary_etag_is_the_chain_head_and_answers_304_when_unchanged(client: FlaskClient) -> None:
+    battle_id = create_battle(client)
+    first = client.get(f"/battles/{battle_id}")
+    etag = first.headers["ETag"]
+    assert etag == f'"{first.get_json()["head_hash"]}"'
+
+    assert client.get(f"/battles/{battle_id}", headers={"If-None-Match": etag}).status_code == 304
+    accepted(client, battle_id, WALL)
+    moved = client.get(f"/battles/{battle_id}", headers={"If-None-Match": etag})
+    assert moved.status_code == 200
+    assert moved.headers["ETag"] != etag
+
+
+def test_an_unknown_ruleset_is_a_422_naming_the_field(client: FlaskClient) -> None:
+    body = assert_problem(client.post("/battles", json={"ruleset": "chess"}), 422, "validation")
+    assert "ruleset" in body["errors"]
+
+
+def test_unknown_or_bad_options_are_a_422_naming_each_option(client: FlaskClient) -> None:
+    bad = {"tie_rule": "coin_flip", "default_section_capacity": 0, "gate_needs_two_failures": "yes", "fog": 1}
+
+    body = assert_problem(
+        client.post("/battles", json={"ruleset": "epic", "options": bad}), 422, "validation"
+    )
+
+    assert set(body["errors"]["options"]) == set(bad)
+
+
+def test_unknown_fields_at_creation_are_a_422(client: FlaskClient) -> None:
+    body = assert_problem(client.post("/battles", json={"ruleset": "epic", "seed": "x"}), 422, "validation")
+    assert body["errors"] == {"seed": ["Unknown field."]}
+
+
+def test_an_unknown_battle_is_a_404_problem(client: FlaskClient) -> None:
+    body = assert_problem(client.get("/battles/nope"), 404, "battle-not-found")
+    assert "nope" in body["detail"]
