@@ -6,6 +6,7 @@ from workers.queue import QUEUE_NAME
 
 API_WORKERS = 2  # gunicorn sync workers: one per core on the reference machine
 RECONCILE_EVERY_S = 2
+WORKER_TTL_S = 60  # heartbeat period + 15 s: a dead worker (and its job) is noticed within a minute
 
 
 def store(data_dir: str, port: int, *, durable: bool = False) -> list[str]:
@@ -29,6 +30,8 @@ def worker(queue_url: str) -> list[str]:
         "rq.serializers.JSONSerializer",
         "--worker-class",
         "rq.worker.SimpleWorker",
+        "--worker-ttl",
+        str(WORKER_TTL_S),
         "--url",
         queue_url,
     ]

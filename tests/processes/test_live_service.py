@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -70,3 +72,11 @@ def test_a_replay_job_rebuilds_the_live_projection_byte_for_byte(live_service: L
 def finished(job: Job) -> None:
     eventually(lambda: job.get_status(refresh=True) in (JobStatus.FINISHED, JobStatus.FAILED), 30, "the job")
     assert job.get_status() == JobStatus.FINISHED, job.latest_result()
+
+
+def test_the_worker_healthcheck_passes_while_a_live_worker_runs(live_service: LiveService) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "workers.health"], env=live_service.env, capture_output=True, timeout=30
+    )
+
+    assert done.returncode == 0, done.stderr
