@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
@@ -52,9 +53,13 @@ class MemoryEventStore(MemorySchedule):
         *,
         expected_version: int | None = None,
         fingerprint: str | None = None,
+        mark_pending: bool = False,
     ) -> Appended:
         with self._changed:
-            return self._battle(battle_id).append(entry, expected_version, fingerprint or "")
+            appended = self._battle(battle_id).append(entry, expected_version, fingerprint or "")
+        if mark_pending and not appended.replayed:
+            return dataclasses.replace(appended, enqueue=self.mark_pending(battle_id))
+        return appended
 
     def head(self, battle_id: str) -> Head:
         with self._changed:

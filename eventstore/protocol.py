@@ -46,11 +46,15 @@ class Head:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Appended:
-    """Where an append landed; `replayed` is true when an idempotency record answered instead."""
+    """Where an append landed; `replayed` is true when an idempotency record answered instead.
+
+    `enqueue` is true when the append was asked to mark the battle pending and no projection job was
+    scheduled yet: the caller enqueues one (as with `mark_pending`)."""
 
     version: int
     hash: str
     replayed: bool = False
+    enqueue: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,8 +109,12 @@ class EventStore(Protocol):
         *,
         expected_version: int | None = None,
         fingerprint: str | None = None,
+        mark_pending: bool = False,
     ) -> Appended:
-        """Append atomically: version check, idempotency record (key + fingerprint), hash chain, write."""
+        """Append atomically: version check, idempotency record (key + fingerprint), hash chain, write.
+
+        `mark_pending=True` also does `mark_pending(battle_id)` after a new entry lands, in the same
+        round trip where the backend can: the ingest hot path then costs one call."""
 
     def head(self, battle_id: str) -> Head:
         """The log head; UnknownBattle if the battle does not exist."""

@@ -7,9 +7,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 from eventstore import keys, lua
-from eventstore.chain import entry_hash
+from eventstore import redis_schedule as schedule
+from eventstore.chain import canonical_json, entry_hash
 from eventstore.head_cache import HeadCache
 from eventstore.protocol import (
     GENESIS_HASH,
@@ -29,8 +31,11 @@ MAX_TRIES = 64  # each retry means another appender won, so the system progresse
 
 
 class RedisLog:
-    def __init__(self, client: redis.Redis[Any]) -> None:
+    def __init__(self, client: redis.Redis[Any], *, scheduled_ttl_ms: int) -> None:
         self._client = client
+        self._scheduled_ttl_ms = scheduled_ttl_ms
+        # On one node the pending mark joins the append script; a cluster keeps it on another slot.
+        self._marks_in_script = not isinstance(client, RedisCluster)
         self._heads = HeadCache()
         self._create_script = client.register_script(lua.source("create"))
         self._append_script = client.register_script(lua.source("append"))
@@ -55,25 +60,35 @@ class RedisLog:
         *,
         expected_version: int | None = None,
         fingerprint: str | None = None,
+        mark_pending: bool = False,
     ) -> Appended:
-        expected = "" if expected_version is None else str(expected_version)
-        idem_key = entry.idempotency_key or ""
         script_keys = [keys.log(battle_id), keys.idem(battle_id)]
+        marks_in_script = mark_pending and self._marks_in_script
+        if marks_in_script:
+            script_keys += [keys.PENDING, keys.SCHEDULED]
+        expected = "" if expected_version is None else str(expected_version)
+        checks = [expected, entry.idempotency_key or "", fingerprint or ""]
         for _ in range(MAX_TRIES):
             prev = self._heads.get(battle_id)
             version = prev.version + 1
             digest = entry_hash(version, entry, prev.hash)
-            checks = [expected, idem_key, fingerprint or "", prev.version, prev.hash]
-            write = [f"0-{version}", version, digest, *to_fields(entry, prev.hash, digest)]
-            reply = self._append_script(keys=script_keys, args=[*checks, *write])
+            written = [f"0-{version}", version, digest, battle_id, self._scheduled_ttl_ms]
+            fields = [canonical_json(to_fields(entry, prev.hash, digest))]
+            reply = self._append_script(
+                keys=script_keys, args=[*checks, prev.version, prev.hash, *written, *fields]
+            )
             status = text(reply[0])
             if status == "ok":
                 self._heads.put(battle_id, Head(version=version, hash=digest))
-                return Appended(version=version, hash=digest)
+                marked = bool(reply[1]) if marks_in_script else self._mark_after(battle_id, mark_pending)
+                return Appended(version=version, hash=digest, enqueue=marked)
             if status != "moved":
                 return self._refused(battle_id, status, reply)
             self._heads.put(battle_id, Head(version=int(reply[1]), hash=text(reply[2])))
         raise AppendContention(self._heads.get(battle_id).version)
+
+    def _mark_after(self, battle_id: str, wanted: bool) -> bool:
+        return wanted and schedule.mark_pending(self._client, battle_id, self._scheduled_ttl_ms)
 
     def _refused(self, battle_id: str, status: str, reply: list[Any]) -> Appended:
         if status == "replayed":

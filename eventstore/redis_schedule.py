@@ -14,15 +14,11 @@ from eventstore.stream_fields import text
 class RedisSchedule:
     def __init__(self, client: redis.Redis[Any], *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         self._client = client
-        self._scheduled_ttl_ms = max(int(scheduled_ttl_s * 1000), 1)
+        self._scheduled_ttl_ms = ttl_ms(scheduled_ttl_s)
         self._unlock_script = client.register_script(lua.source("unlock"))
 
     def mark_pending(self, battle_id: str) -> bool:
-        pipe = self._client.pipeline(transaction=False)
-        pipe.sadd(keys.PENDING, battle_id)
-        pipe.set(keys.SCHEDULED, 1, nx=True, px=self._scheduled_ttl_ms)
-        _added, scheduled = pipe.execute()
-        return bool(scheduled)
+        return mark_pending(self._client, battle_id, self._scheduled_ttl_ms)
 
     def take_pending(self, count: int) -> list[str]:
         if count <= 0:
@@ -38,3 +34,16 @@ class RedisSchedule:
 
     def unlock(self, battle_id: str, owner: str) -> None:
         self._unlock_script(keys=[keys.lock(battle_id)], args=[owner])
+
+
+def ttl_ms(seconds: float) -> int:
+    return max(int(seconds * 1000), 1)
+
+
+def mark_pending(client: redis.Redis[Any], battle_id: str, scheduled_ttl_ms: int) -> bool:
+    """One round trip; the keys span battles, so on a cluster this cannot join a battle's script."""
+    pipe = client.pipeline(transaction=False)
+    pipe.sadd(keys.PENDING, battle_id)
+    pipe.set(keys.SCHEDULED, 1, nx=True, px=scheduled_ttl_ms)
+    _added, scheduled = pipe.execute()
+    return bool(scheduled)

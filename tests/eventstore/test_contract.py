@@ -70,9 +70,8 @@ def test_appends_take_the_next_versions_in_order(store: EventStore) -> None:
 
 def test_an_entry_reads_back_exactly_as_written(store: EventStore) -> None:
     battle(store)
-    written = command(
-        "aim", key="k-1", engine="catapult", angle=45, note="à l'assaut", nested={"a": [1, None]}
-    )
+    note = "à l'assaut 🏰\n\t\u0001\\"  # non-ASCII, non-BMP, control and escape characters survive
+    written = command("aim", key="k-1", engine="catapult", angle=45, note=note, nested={"a": [1, None]})
     store.append("b1", written, fingerprint="f")
     read = store.entry("b1", 2)
     assert read is not None
@@ -328,6 +327,26 @@ def test_only_the_first_pending_mark_asks_for_a_job(store: EventStore) -> None:
 def test_a_cleared_flag_lets_the_next_mark_ask_for_a_job(store: EventStore) -> None:
     store.mark_pending("b1")
     store.clear_scheduled()
+    assert store.mark_pending("b1")
+
+
+def test_an_append_can_mark_its_battle_pending_in_the_same_call(store: EventStore) -> None:
+    battle(store, "b1")
+    battle(store, "b2")
+    assert store.append("b1", command(), mark_pending=True).enqueue
+    assert not store.append("b2", command(), mark_pending=True).enqueue
+    assert sorted(store.take_pending(10)) == ["b1", "b2"]
+    store.clear_scheduled()
+    assert store.append("b1", command(), mark_pending=True).enqueue
+
+
+def test_an_append_marks_nothing_unless_asked_or_when_refused(store: EventStore) -> None:
+    battle(store)
+    assert not store.append("b1", command(key="k"), fingerprint="f").enqueue
+    assert not store.append("b1", command(key="k"), fingerprint="f", mark_pending=True).enqueue
+    with pytest.raises(VersionConflict):
+        store.append("b1", command(), expected_version=1, mark_pending=True)
+    assert store.take_pending(10) == []
     assert store.mark_pending("b1")
 
 
