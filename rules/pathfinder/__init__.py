@@ -1,0 +1,54 @@
+"""The `pathfinder` ruleset: Pathfinder 1e siege engines (spec/pathfinder-rules.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.codec import JSON, decode, encode
+from rules.dice import Dice
+from rules.pathfinder.commands import COMMANDS, parse
+from rules.pathfinder.decide import decide
+from rules.pathfinder.describe import describe
+from rules.pathfinder.dice_slots import DICE_SLOTS
+from rules.pathfinder.evolve import evolve
+from rules.pathfinder.state import Options, PfState
+from rules.ruleset import Ruleset
+
+
+def initial_state(options: Mapping[str, JSON]) -> PfState:
+    known = {k: v for k, v in options.items() if k in Options.__dataclass_fields__}
+    return PfState(options=decode(Options, known))
+
+
+def finish_result(state: Any, result: dict[str, JSON], dice: Dice) -> dict[str, JSON]:
+    """Every applied result carries its round and the supplied slots it never drew (PF-GEN-06)."""
+    return {**result, "round": state.round, "unused_dice": sorted(dice.unused())}
+
+
+def encode_state(state: Any) -> JSON:
+    return encode(state)
+
+
+def decode_state(data: JSON) -> PfState:
+    state: PfState = decode(PfState, data)
+    return state
+
+
+RULESET = Ruleset(
+    name="pathfinder",
+    rules_version="pathfinder-1",
+    title="Pathfinder 1e siege engines",
+    commands=COMMANDS,
+    dice_slots=DICE_SLOTS,
+    default_options=encode(Options()),
+    initial_state=initial_state,
+    parse=parse,
+    decide=decide,
+    evolve=evolve,
+    finish_result=finish_result,
+    encode_state=encode_state,
+    decode_state=decode_state,
+    describe=describe,
+    unused_dice_style="names",
+)

@@ -1,0 +1,101 @@
+"""Rounds and actions (PF-TIME-01..05): the action budget, busy checks and `advance_round`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules.codec import JSON
+from rules.dice import Dice
+from rules.errors import Rejected
+from rules.pathfinder.commands import AdvanceRound
+from rules.pathfinder.events import ActionKind, Event, RoundsAdvanced, ScheduledEffectCompleted
+from rules.pathfinder.lookup import find_engine
+from rules.pathfinder.magic import effective_enhancement
+from rules.pathfinder.state import Actions, Creature, Engine, PfState, Scheduled
+from rules.ruleset import Outcome
+
+ROUNDS_PER_MINUTE = 10
+ROUNDS_PER_HOUR = 600
+
+
+def can_spend(actions: Actions, action: ActionKind, count: int = 1) -> bool:
+    """PF-TIME-02: whether `count` actions of that kind still fit in this round's budget."""
+    try:
+        spend(actions, action, count)
+    except ValueError:
+        return False
+    return True
+
+
+def spend(actions: Actions, action: ActionKind, count: int = 1) -> Actions:
+    """A full-round action uses both; a move uses the move action, else the standard one."""
+    for _ in range(count):
+        if action == "full_round":
+            if not (actions.standard and actions.move):
+                raise ValueError(action)
+            actions = Actions(standard=False, move=False)
+        elif action == "move" and actions.move:
+            actions = replace(actions, move=False)
+        elif actions.standard:  # a standard action, or a move taken from the standard action
+            actions = replace(actions, standard=False)
+        else:
+            raise ValueError(action)
+    return actions
+
+
+def creature_busy(state: PfState, creature: Creature) -> bool:
+    """PF-TIME-04: busy until the round of its task's effect begins."""
+    return creature.busy_until_round is not None and state.round < creature.busy_until_round
+
+
+def engine_busy(state: PfState, engine: Engine) -> bool:
+    return engine.busy_until_round is not None and state.round < engine.busy_until_round
+
+
+def advance_round(command: AdvanceRound, state: PfState, dice: Dice) -> Outcome:
+    """PF-TIME-01/03: jump the counter, then apply the effects now due in (due round, scheduling) order."""
+    if command.rounds < 1:
+        raise Rejected("invalid_field")
+    after = state.round + command.rounds
+    due = sorted((s for s in state.schedule if s.due_round <= after), key=lambda s: (s.due_round, s.seq))
+    events: list[Event] = [RoundsAdvanced(round_before=state.round, round_after=after)]
+    completed: list[JSON] = []
+    for item in due:
+        events.append(
+            ScheduledEffectCompleted(
+                seq=item.seq, kind=item.kind, entity_id=item.entity_id, detail=item.detail
+            )
+        )
+        completed.append(
+            {
+                "round": item.due_round,
+                "kind": item.kind,
+                "entity_id": item.entity_id,
+                "effect": _effect(state, item),
+            }
+        )
+    result: dict[str, JSON] = {"round_before": state.round, "round_after": after, "completed": completed}
+    summary = f"round {state.round} → {after}" + (
+        f"; {len(completed)} scheduled effect(s) completed" if completed else ""
+    )
+    return Outcome(result=result, summary=summary, events=tuple(events))
+
+
+def _effect(state: PfState, item: Scheduled) -> dict[str, JSON]:
+    """The state change a completed effect makes, as §3.1 writes it."""
+    if item.kind == "assembly":
+        return {"assembled": True}
+    if item.kind == "disable":
+        return {"disabled": True} if item.detail == "inoperable" else {"sabotaged": True}
+    if item.kind == "sabotage_failure":
+        return {"disabled": True}
+    if item.kind == "repair":
+        return (
+            {"broken_by_mishap": False}
+            if item.detail == "broken"
+            else {"disabled": False, "sabotaged": False}
+        )
+    if item.kind == "spell_expiry":
+        engine = find_engine(state, item.entity_id)
+        return {"effective_enhancement": effective_enhancement(replace(engine, spell=None)) if engine else 0}
+    return {}

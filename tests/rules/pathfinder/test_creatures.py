@@ -1,0 +1,186 @@
+"""Creatures: defaults, proficiency, feat prerequisites, riding in galleries and towers (§3.2–3.3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import TableFactory
+from tests.rules.pathfinder.given import applied, creature, engine, find, rejected, skill
+
+
+@pytest.mark.rule("PF-GEN-08")
+def test_a_creature_with_no_proficiency_is_proficient_with_nothing(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder")
+    assert applied(table, creature("c")) == {
+        "creature_id": "c",
+        "proficient_with": [],
+        "round": 1,
+        "unused_dice": [],
+    }
+
+
+@pytest.mark.rule("PF-GEN-08")
+def test_firearms_proficiency_covers_siege_firearms_only(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder")
+    result = applied(table, creature("gun", proficiencies=["firearms", "ram_large"]))
+    assert result["proficient_with"] == [
+        "cannon",
+        "cannon_fiends_mouth",
+        "bombard_light",
+        "bombard_standard",
+        "bombard_heavy",
+        "ram_large",
+    ]
+
+
+@pytest.mark.rule("PF-GEN-08", "PF-FEAT-02")
+def test_siege_engineer_gives_every_supported_engine(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder")
+    result = applied(
+        table,
+        creature(
+            "eng",
+            feats=["siege_engineer"],
+            proficiencies=["catapult_light"],
+            skills={"knowledge_engineering": skill(5, 5)},
+        ),
+    )
+    assert "crb_ballista" not in result["proficient_with"]
+    assert result["proficient_with"][0] == "ballista_light" and "crushing_wheel" in result["proficient_with"]
+
+
+@pytest.mark.rule("PF-FEAT-01")
+def test_master_siege_engineer_needs_siege_engineer(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder")
+    command = creature("x", feats=["master_siege_engineer"], skills={"knowledge_engineering": skill(10, 10)})
+    assert rejected(table, command) == "feat_prerequisite_missing"
+
+
+@pytest.mark.rule("PF-FEAT-01")
+def test_siege_engineer_needs_five_ranks_and_a_proficiency_besides_itself(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder")
+    no_proficiency = creature(
+        "a", feats=["siege_engineer"], skills={"profession_siege_engineer": skill(5, 5)}
+    )
+    assert rejected(table, no_proficiency) == "feat_prerequisite_missing"
+    few_ranks = creature(
+        "b",
+        feats=["siege_engineer"],
+        proficiencies=["siege_engines"],
+        skills={"knowledge_engineering": skill(4, 4)},
+    )
+    assert rejected(table, few_ranks) == "feat_prerequisite_missing"
+    applied(
+        table,
+        creature(
+            "c",
+            feats=["siege_engineer", "siege_gunner"],
+            proficiencies=["ballista_heavy"],
+            skills={"profession_siege_engineer": skill(5, 5)},
+        ),
+    )
+
+
+@pytest.mark.rule("PF-FEAT-01")
+def test_bonus_feats_skip_the_check_and_count_as_feats(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder")
+    applied(
+        table,
+        creature(
+            "a",
+            bonus_feats=["siege_engineer"],
+            feats=["master_siege_engineer"],
+            skills={"knowledge_engineering": skill(10, 10)},
+        ),
+    )
+
+
+@pytest.mark.rule("PF-FEAT-01")
+def test_siege_commander_and_gunner_prerequisites(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder")
+    applied(
+        table,
+        creature(
+            "boss",
+            feats=["siege_commander"],
+            skills={"craft_siege_engine": skill(5, 7), "profession_siege_engineer": skill(1, 1)},
+        ),
+    )
+    assert rejected(
+        table, creature("nob", feats=["siege_commander"], skills={"craft_siege_engine": skill(5, 7)})
+    ) == ("feat_prerequisite_missing")
+    gunner = creature("g", feats=["siege_gunner"], skills={"profession_siege_engineer": skill(5, 5)})
+    assert rejected(table, gunner) == "feat_prerequisite_missing"
+
+
+@pytest.mark.rule("PF-FEAT-01")
+def test_feat_checks_can_be_switched_off(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder", options={"validate_feat_prerequisites": False})
+    applied(table, creature("x", feats=["master_siege_engineer"]))
+
+
+@pytest.mark.rule("PF-FEAT-01")
+def test_unknown_feats_are_accepted_and_ignored(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder")
+    applied(table, creature("x", feats=["critical_focus"]))
+
+
+def test_omitted_fields_take_the_spec_defaults(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder")
+    applied(table, creature("c", ac=14))
+    made = find(table.state(), "creatures", "c")
+    assert (made["touch_ac"], made["speed_ft"], made["bab"], made["max_hp"], made["side"]) == (
+        14,
+        30,
+        0,
+        10,
+        None,
+    )
+    assert made["skills"]["disable_device"] == {"ranks": 0, "modifier": 0}
+
+
+@pytest.mark.rule("PF-ASSAULT-10")
+def test_a_siege_tower_upper_storey_holds_twenty_when_huge(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder")
+    applied(table, engine("st", "siege_tower_huge"))
+    for n in range(20):
+        applied(table, creature(f"c{n}", inside={"engine_id": "st", "level": "upper"}))
+    assert rejected(table, creature("c20", inside={"engine_id": "st", "level": "upper"})) == "tower_full"
+    applied(table, creature("low", inside={"engine_id": "st", "level": "lower"}))
+
+
+@pytest.mark.rule("PF-ASSAULT-10", "PF-DIRECT-04")
+def test_inside_must_name_a_gallery_or_a_tower_with_a_level(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder")
+    applied(table, engine("st", "siege_tower_large"))
+    applied(table, engine("lb", "ballista_light"))
+    applied(table, engine("gal", "gallery_large"))
+    assert rejected(table, creature("a", inside={"engine_id": "lb"})) == "invalid_field"
+    assert rejected(table, creature("b", inside={"engine_id": "st"})) == "invalid_field"
+    assert rejected(table, creature("c", inside={"engine_id": "nowhere"})) == "unknown_entity"
+    applied(table, creature("d", inside={"engine_id": "gal", "level": "upper"}))
+    assert find(table.state(), "creatures", "d")["inside"] == {"engine_id": "gal", "level": None}
+
+
+def test_move_creature_changes_position_and_inside_only_when_given(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder")
+    applied(table, engine("gal", "gallery_large"))
+    applied(table, creature("c", inside={"engine_id": "gal"}))
+    moved = applied(table, {"type": "move_creature", "creature_id": "c", "position": {"x": 3, "y": 4}})
+    assert moved["position"] == {"x": 3, "y": 4} and moved["inside"] == {"engine_id": "gal", "level": None}
+    left = applied(table, {"type": "move_creature", "creature_id": "c", "inside": None})
+    assert left["inside"] is None and left["position"] == {"x": 3, "y": 4}
+
+
+@pytest.mark.rule("PF-ASSAULT-10")
+def test_moving_within_a_full_storey_is_not_counted_twice(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder")
+    applied(table, engine("st", "siege_tower_large"))
+    for n in range(5):
+        applied(table, creature(f"c{n}", inside={"engine_id": "st", "level": "upper"}))
+    applied(
+        table, {"type": "move_creature", "creature_id": "c0", "inside": {"engine_id": "st", "level": "upper"}}
+    )
+    applied(table, creature("x"))
+    command = {"type": "move_creature", "creature_id": "x", "inside": {"engine_id": "st", "level": "upper"}}
+    assert rejected(table, command) == "tower_full"
