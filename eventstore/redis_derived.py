@@ -13,6 +13,8 @@ from eventstore.protocol import Projection, UnknownBattle, require_consecutive
 from eventstore.stream_fields import text, version_of
 
 OUTCOME_FIELD = "outcome"
+# one XREAD BLOCK stays under redis-py's default 5 s socket timeout; longer waits loop
+MAX_BLOCK_MS = 1000
 
 
 class RedisDerived:
@@ -72,7 +74,8 @@ class RedisDerived:
             if left_ms <= 0:
                 return None
             # Reading after v-1 wakes on the first outcome past v-1, even one landed since the XRANGE above.
-            reply = self._client.xread({keys.outcomes(battle_id): f"0-{version - 1}"}, count=1, block=left_ms)
+            block = min(left_ms, MAX_BLOCK_MS)
+            reply = self._client.xread({keys.outcomes(battle_id): f"0-{version - 1}"}, count=1, block=block)
             for _stream, rows in reply or []:
                 if version_of(rows[0][0]) != version:
                     return None  # a later outcome without this one: a stream only grows, so it cannot come
