@@ -1,0 +1,39 @@
+"""Store configuration comes from the environment once, with the defaults DESIGN §7 names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import redis
+
+from eventstore.config import StoreConfig, connect
+from eventstore.embedded import free_port
+
+
+def test_an_empty_environment_means_the_embedded_server_under_var() -> None:
+    config = StoreConfig.from_env({})
+    assert config == StoreConfig(redis_url=None, queue_redis_url=None, data_dir=Path("./var"), durable=False)
+
+
+def test_the_queue_follows_the_event_store_unless_told_otherwise() -> None:
+    shared = StoreConfig.from_env({"REDIS_URL": "redis://store:6379/0"})
+    split = StoreConfig.from_env(
+        {"REDIS_URL": "redis://store:6379/0", "QUEUE_REDIS_URL": "redis://queue:6379/0"}
+    )
+    assert shared.queue_redis_url == "redis://store:6379/0"
+    assert split.queue_redis_url == "redis://queue:6379/0"
+
+
+@pytest.mark.parametrize(
+    ("word", "durable"), [("1", True), ("true", True), ("Yes", True), ("0", False), ("", False)]
+)
+def test_the_durable_profile_is_a_boolean_switch(word: str, durable: bool) -> None:
+    config = StoreConfig.from_env({"SIEGE_DURABLE": word, "SIEGE_DATA_DIR": "/data/siege"})
+    assert config.durable is durable and config.data_dir == Path("/data/siege")
+
+
+def test_connecting_does_not_touch_the_network_until_first_use() -> None:
+    client = connect(f"redis://127.0.0.1:{free_port()}/0")
+    with pytest.raises(redis.ConnectionError):
+        client.ping()

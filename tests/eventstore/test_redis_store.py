@@ -1,0 +1,98 @@
+"""What only the Redis backend has to show: its key layout, its round trips, and its head cache."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+
+from eventstore import keys
+from eventstore.chain import verify_chain
+from eventstore.protocol import Projection
+from eventstore.redis_store import RedisEventStore
+from tests.eventstore.helpers import battle, command
+
+
+class CountingRedis(redis.Redis):  # type: ignore[type-arg]
+    """A real client that remembers the name of every command it sends."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.sent: list[str] = []
+
+    def execute_command(self, *args: Any, **options: Any) -> Any:
+        self.sent.append(str(args[0]).upper())
+        return super().execute_command(*args, **options)
+
+
+@pytest.fixture
+def counting(redis_url: str, redis_client: redis.Redis[Any]) -> Iterator[CountingRedis]:
+    """On the database `redis_client` just emptied."""
+    client = CountingRedis(connection_pool=redis.ConnectionPool.from_url(redis_url))
+    yield client
+    client.close()
+
+
+def test_the_log_is_a_stream_with_one_entry_id_per_version(redis_store: RedisEventStore) -> None:
+    battle(redis_store, commands=2)
+    rows = redis_store.client.xrange(keys.log("b1"))
+    assert [row[0] for row in rows] == [b"0-1", b"0-2", b"0-3"]
+    fields = rows[1][1]
+    assert list(fields) == [
+        b"type", b"data", b"schema_version", b"actor", b"idempotency_key",
+        b"recorded_at", b"dice", b"prev_hash", b"hash",
+    ]  # fmt: skip
+    assert json.loads(fields[b"data"]) == {"n": 0} and fields[b"idempotency_key"] == b""
+    assert redis_store.client.zrange(keys.BATTLES, 0, -1) == [b"b1"]
+
+
+def test_a_warm_append_that_schedules_is_one_round_trip(counting: CountingRedis) -> None:
+    store = RedisEventStore(counting)
+    battle(store)
+    counting.sent.clear()
+    assert store.append("b1", command(), mark_pending=True).enqueue
+    assert counting.sent == ["EVALSHA"]
+
+
+def test_appenders_with_their_own_stale_heads_interleave_without_gaps(redis_store: RedisEventStore) -> None:
+    other = RedisEventStore(redis_store.client)
+    battle(redis_store)
+    for n in range(6):
+        (redis_store if n % 2 else other).append("b1", command(n=n))
+    assert [e.version for e in redis_store.iter_entries("b1")] == list(range(1, 8))
+    assert verify_chain(redis_store.iter_entries("b1")).ok
+
+
+def test_a_recreated_battle_is_not_confused_with_its_cached_head(redis_store: RedisEventStore) -> None:
+    battle(redis_store, commands=5)
+    redis_store.client.flushdb()
+    battle(redis_store)
+    assert redis_store.append("b1", command()).version == 2
+
+
+def test_iter_entries_reads_one_batch_per_xrange(counting: CountingRedis) -> None:
+    store = RedisEventStore(counting)
+    battle(store, commands=24)
+    counting.sent.clear()
+    assert len(list(store.iter_entries("b1", batch=10))) == 25
+    assert counting.sent == ["XRANGE", "XRANGE", "XRANGE"]
+
+
+def test_a_projection_is_refused_before_writing_if_outcomes_already_ran_ahead(
+    redis_store: RedisEventStore,
+) -> None:
+    battle(redis_store, commands=5)
+    redis_store.client.xadd(keys.outcomes("b1"), {"outcome": "{}"}, id="0-4")
+    state = Projection(version=3, state="{}")
+    assert not redis_store.save_projection("b1", state=state, outcomes=[(1, "{}"), (2, "{}"), (3, "{}")])
+    assert redis_store.projection("b1") is None and redis_store.outcome("b1", 1) is None
+
+
+def test_without_the_script_path_an_append_still_marks_pending(redis_store: RedisEventStore) -> None:
+    redis_store._marks_in_script = False  # what a cluster client gets: the mark is a second call
+    battle(redis_store)
+    assert redis_store.append("b1", command(), mark_pending=True).enqueue
+    assert redis_store.take_pending(5) == ["b1"]
