@@ -167,6 +167,7 @@ def evolve(state: PfState, event: Event) -> PfState:
                     stacked_on=event.stacked_on,
                     hp=event.hp_after,
                     broken=event.broken,
+                    breached=event.destroyed,  # a wall square is breached only once destroyed
                     destroyed=event.destroyed,
                 ),
             )

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from rules.pathfinder.catalog import EngineSpec, engine_spec
-from rules.pathfinder.state import Creature, Engine, EntityKind, PfState, Structure
+from rules.pathfinder.state import Creature, Engine, EntityKind, PfState, Square, Structure
 
 
 def find_creature(state: PfState, creature_id: str) -> Creature | None:
@@ -51,6 +51,14 @@ def kind_of(state: PfState, entity_id: str) -> EntityKind | None:
     if find_structure(state, entity_id) is not None:
         return "structure"
     return None
+
+
+def position_of(state: PfState, entity_id: str) -> Square:
+    for group in (state.creatures, state.engines, state.structures):
+        for entity in group:
+            if entity.id == entity_id:
+                return entity.position
+    raise KeyError(entity_id)
 
 
 def spec_of(an_engine: Engine) -> EngineSpec:

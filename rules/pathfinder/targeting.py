@@ -8,7 +8,8 @@ from typing import Literal
 from rules.errors import Rejected
 from rules.pathfinder.catalog import EngineSpec
 from rules.pathfinder.geometry import distance_ft
-from rules.pathfinder.state import Square, Target
+from rules.pathfinder.lookup import creature, engine, structure
+from rules.pathfinder.state import Creature, Engine, PfState, Square, Structure, Target
 
 Mode = Literal["direct", "indirect", "area"]
 AREA_FAMILIES = ("firedrake", "firewyrm")
@@ -68,3 +69,27 @@ def measure(spec: EngineSpec, mode: Mode, origin: Square, point: Square, max_inc
     return Range(
         distance_ft=distance, increment_ft=increment, increments=increments, penalty=-2 * (increments - 1)
     )
+
+
+def target_square(state: PfState, target: Target) -> Square:
+    """Where a target stands: its entity's reference square, or the square itself."""
+    if target.kind == "square" and target.square is not None:
+        return target.square
+    entity = _entity(state, target)
+    return entity.position
+
+
+def target_destroyed(state: PfState, target: Target) -> bool:
+    """Engines and structures can be destroyed; creatures and squares cannot."""
+    if target.kind in ("engine", "structure"):
+        return bool(_entity(state, target).destroyed)  # type: ignore[union-attr]
+    return False
+
+
+def _entity(state: PfState, target: Target) -> Creature | Engine | Structure:
+    ident = target.id or ""
+    if target.kind == "creature":
+        return creature(state, ident)
+    if target.kind == "engine":
+        return engine(state, ident)
+    return structure(state, ident)

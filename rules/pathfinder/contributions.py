@@ -1,0 +1,33 @@
+"""Crew contributions of `load` and `aim` (PF-LOAD-01/02, PF-AIM-02, PF-FEAT-03): units and actions spent."""
+
+from __future__ import annotations
+
+from rules.errors import Rejected
+from rules.pathfinder.commands import Contribution
+from rules.pathfinder.crewing import action_unit
+from rules.pathfinder.events import ActionsSpent, Event
+from rules.pathfinder.guards import actor_checks
+from rules.pathfinder.lookup import creature
+from rules.pathfinder.state import Engine, PfState
+
+
+def contribute(
+    state: PfState, engine: Engine, contributors: tuple[Contribution, ...]
+) -> tuple[int, list[Event]]:
+    """Per contributor: crew, at most one unit without Master Siege Engineer (two with), actions left."""
+    if len({c.creature_id for c in contributors}) != len(contributors):
+        raise Rejected("invalid_field")
+    unit = action_unit(state, engine)
+    units = 0
+    events: list[Event] = []
+    for part in contributors:
+        member = creature(state, part.creature_id)
+        if member.id not in engine.crew_ids:
+            raise Rejected("not_crew")
+        if part.actions < 1 or part.actions > (2 if unit == "move" else 1):
+            raise Rejected("too_many_actions")
+        count = part.actions if unit == "move" else 1
+        actor_checks(state, member, unit, count)
+        units += part.actions
+        events.append(ActionsSpent(creature_ids=(member.id,), action=unit, count=count))
+    return units, events
