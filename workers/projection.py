@@ -3,94 +3,88 @@
 from __future__ import annotations
 
 import json
-import os
-import socket
-import time
-import uuid
-from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
 
 from eventstore.protocol import EventStore, Projection, StoredEntry
-from rules.codec import canonical_json
+from rules.codec import JSON, canonical_json
 from rules.fold import Battle, Entry, Seeds, decode_battle, encode_battle, project
 
 BATCH = 500  # entries folded between two atomic writes of state + outcomes
 SNAPSHOT_EVERY = 256  # versions between snapshots: bounds the fold behind `GET state?at=v`
-TAKE = 64  # battles popped from the pending set per round
-LOCK_TTL_MS = 10_000  # a SIGKILLed folder blocks its battle at most this long
-BUDGET_S = 60.0  # a drain that never sees an empty set hands off to a fresh job before RQ's timeout
-BUSY_PAUSE_S = 0.02  # a round in which every battle was locked by another folder waits this long
+SEED_CACHE = 4096  # battles whose seeds one worker process remembers (they never change)
+
+_seeds: dict[str, Seeds] = {}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Folded:
+    """What one call wrote: the projection moved from `from_version` to `to_version`."""
+
     battle_id: str
     from_version: int
     to_version: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Drained:
-    rounds: int = 0
-    battles: int = 0
-    entries: int = 0
-    busy: int = 0
-    handed_off: bool = False
-
-
 def project_pending() -> dict[str, object]:
-    """The RQ job: drain every pending battle (one job folds many battles, never one per command)."""
-    from workers import deps  # the job builds its own dependencies; tests call drain_pending
+    """The RQ job, enqueued by dotted path: drain every pending battle (see workers.drain)."""
+    from workers import deps, drain  # drain folds with project_battle: imported here, not at the top
 
-    return asdict(drain_pending(deps.store(), requeue=deps.requeue_projection))
-
-
-def drain_pending(
-    store: EventStore,
-    *,
-    requeue: Callable[[], None],
-    owner: str = "",
-    take: int = TAKE,
-    budget_s: float = BUDGET_S,
-) -> Drained:
-    """Fold pending battles in rounds until none is left; a battle locked by another folder goes back."""
-    owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-    deadline = time.monotonic() + budget_s
-    done = Drained()
-    while True:
-        store.clear_scheduled()  # before every take: a mark landing after it schedules a new job
-        taken = store.take_pending(take)
-        if not taken:
-            return done
-        folded = {b: _fold_if_free(store, b, owner) for b in taken}
-        busy = [b for b, f in folded.items() if f is None]
-        for battle_id in busy:
-            store.mark_pending(battle_id)
-        entries = sum(f.to_version - f.from_version for f in folded.values() if f is not None)
-        done = Drained(
-            rounds=done.rounds + 1,
-            battles=done.battles + len(taken) - len(busy),
-            entries=done.entries + entries,
-            busy=done.busy + len(busy),
-        )
-        if time.monotonic() > deadline:
-            requeue()  # the set may never empty under load: a fresh job carries on
-            return replace(done, handed_off=True)
-        if len(busy) == len(taken):
-            time.sleep(BUSY_PAUSE_S)  # everyone else's: give their folders a moment instead of spinning
+    return asdict(drain.drain_pending(deps.store(), requeue=deps.requeue_projection))
 
 
-def _fold_if_free(store: EventStore, battle_id: str, owner: str) -> Folded | None:
-    if not store.try_lock(battle_id, owner, LOCK_TTL_MS):
-        return None
-    try:
-        return project_battle(store, battle_id)
-    finally:
-        store.unlock(battle_id, owner)
+def project_battle(store: EventStore, battle_id: str, *, snapshot_every: int = SNAPSHOT_EVERY) -> Folded:
+    """Bring one battle's projection up to its log head; safe to run twice (the store guards versions)."""
+    saved = load_projection(store, battle_id)
+    start = written = saved.version if saved else 0
+    last: Battle | None = None
+    outcomes: list[tuple[int, str]] = []
+    snapshots: list[Projection] = []
+    for battle, outcome in fold_log(store, battle_id, saved):
+        last = battle
+        outcomes.append((battle.version, canonical_json(outcome)))
+        if battle.version % snapshot_every == 0:
+            snapshots.append(Projection(version=battle.version, state=canonical_json(encode_battle(battle))))
+        if len(outcomes) >= BATCH:
+            if not _save(store, battle_id, battle, outcomes, snapshots):
+                break  # another folder got there first: its writes stand, ours would repeat them
+            written, outcomes, snapshots = battle.version, [], []
+    else:
+        if last is not None and outcomes and _save(store, battle_id, last, outcomes, snapshots):
+            written = last.version
+    return Folded(battle_id=battle_id, from_version=start, to_version=written)
 
 
-def seeds_of(store: EventStore, battle_id: str, client_seed: str) -> Seeds:
-    return Seeds(server_seed=bytes.fromhex(store.secret(battle_id)), client_seed=client_seed)
+def replay_states(
+    store: EventStore, battle_id: str, *, upto: int | None = None
+) -> Iterator[tuple[Battle, dict[str, JSON]]]:
+    """Fold the whole log from version 1, streamed: what replay and audit compare against."""
+    return fold_log(store, battle_id, None, upto=upto)
+
+
+def fold_log(
+    store: EventStore, battle_id: str, battle: Battle | None, *, upto: int | None = None
+) -> Iterator[tuple[Battle, dict[str, JSON]]]:
+    """Fold the stored entries after `battle` (None: from version 1), read in batches, never all at once."""
+    stored = store.iter_entries(battle_id, after=battle.version if battle else 0, upto=upto, batch=BATCH)
+    first = next(stored, None)
+    if first is None:
+        return  # nothing to fold: not even the seeds are read
+    entries = (to_fold_entry(e) for e in _chain(first, stored))
+    yield from project(battle, entries, seeds_of(store, battle_id))
+
+
+def seeds_of(store: EventStore, battle_id: str) -> Seeds:
+    """The battle's dice seeds, remembered: neither the secret nor version 1's client seed ever change."""
+    known = _seeds.get(battle_id)
+    if known is None:
+        created = store.entry(battle_id, 1)
+        client_seed = str(created.data.get("client_seed") or "") if created else ""
+        known = Seeds(server_seed=bytes.fromhex(store.secret(battle_id)), client_seed=client_seed)
+        if len(_seeds) >= SEED_CACHE:
+            del _seeds[next(iter(_seeds))]  # the oldest: dicts keep insertion order
+        _seeds[battle_id] = known
+    return known
 
 
 def to_fold_entry(stored: StoredEntry) -> Entry:
@@ -104,42 +98,6 @@ def load_projection(store: EventStore, battle_id: str) -> Battle | None:
     return decode_battle(json.loads(saved.state)) if saved else None
 
 
-def project_battle(store: EventStore, battle_id: str, *, snapshot_every: int = SNAPSHOT_EVERY) -> Folded:
-    """Bring one battle's projection up to its log head; safe to run twice (the store guards versions)."""
-    battle = load_projection(store, battle_id)
-    start = battle.version if battle else 0
-    seeds: Seeds | None = None
-    outcomes: list[tuple[int, str]] = []
-    snapshots: list[Projection] = []
-    for stored in store.iter_entries(battle_id, after=start, batch=BATCH):
-        if seeds is None:
-            seeds = seeds_of(store, battle_id, _client_seed(store, battle_id, battle, stored))
-        battle, outcome = next(project(battle, [to_fold_entry(stored)], seeds))
-        outcomes.append((battle.version, canonical_json(outcome)))
-        if battle.version % snapshot_every == 0:
-            snapshots.append(Projection(version=battle.version, state=canonical_json(encode_battle(battle))))
-        if len(outcomes) >= BATCH:
-            if not _save(store, battle_id, battle, outcomes, snapshots):
-                return Folded(battle_id=battle_id, from_version=start, to_version=battle.version)
-            outcomes, snapshots = [], []
-    if battle is not None and outcomes:
-        _save(store, battle_id, battle, outcomes, snapshots)
-    end = battle.version if battle else 0
-    return Folded(battle_id=battle_id, from_version=start, to_version=end)
-
-
-def replay_states(
-    store: EventStore, battle_id: str, *, upto: int | None = None
-) -> Iterator[tuple[Battle, dict[str, object]]]:
-    """Fold the whole log from version 1, streamed: what replay and audit compare against."""
-    entries = store.iter_entries(battle_id, after=0, upto=upto, batch=BATCH)
-    first = next(entries, None)
-    if first is None:
-        return
-    seeds = seeds_of(store, battle_id, str(first.data.get("client_seed") or ""))
-    yield from project(None, (to_fold_entry(e) for e in _chain(first, entries)), seeds)
-
-
 def _save(
     store: EventStore,
     battle_id: str,
@@ -149,13 +107,6 @@ def _save(
 ) -> bool:
     state = Projection(version=battle.version, state=canonical_json(encode_battle(battle)))
     return store.save_projection(battle_id, state=state, outcomes=outcomes, snapshots=snapshots)
-
-
-def _client_seed(store: EventStore, battle_id: str, battle: Battle | None, first: StoredEntry) -> str:
-    if first.version == 1:
-        return str(first.data.get("client_seed") or "")
-    created = store.entry(battle_id, 1)
-    return str(created.data.get("client_seed") or "") if created else ""
 
 
 def _chain(first: StoredEntry, rest: Iterator[StoredEntry]) -> Iterator[StoredEntry]:

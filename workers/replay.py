@@ -13,7 +13,8 @@ from typing import Literal
 from eventstore.protocol import EventStore, Projection
 from rules.codec import canonical_json
 from rules.fold import encode_battle
-from workers.projection import BATCH, LOCK_TTL_MS, SNAPSHOT_EVERY, Folded, project_battle, replay_states
+from workers.drain import LOCK_TTL_MS
+from workers.projection import BATCH, SNAPSHOT_EVERY, Folded, project_battle, replay_states
 
 LOCK_WAIT_S = 30.0  # how long a rebuild waits for a folder that holds the battle
 Mode = Literal["rebuild", "verify"]

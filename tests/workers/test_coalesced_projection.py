@@ -13,7 +13,7 @@ from rq.serializers import JSONSerializer
 from eventstore.redis_store import RedisEventStore
 from tests.workers.logs import new_battle, projected_version
 from workers import deps
-from workers.projection import drain_pending
+from workers.drain import drain_pending
 from workers.queue import enqueue_projection, projection_queue
 
 

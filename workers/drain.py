@@ -1,0 +1,71 @@
+"""Coalesced projection: a job drains the pending set in rounds, each battle under its lock (DESIGN §6)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from eventstore.protocol import EventStore
+from workers.projection import Folded, project_battle
+
+TAKE = 64  # battles popped from the pending set per round
+LOCK_TTL_MS = 10_000  # a SIGKILLed folder blocks its battle at most this long
+BUDGET_S = 60.0  # a drain that never sees an empty set hands off to a fresh job before RQ's timeout
+BUSY_PAUSE_S = 0.02  # a round in which every battle was locked by another folder waits this long
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Drained:
+    rounds: int = 0
+    battles: int = 0
+    entries: int = 0
+    busy: int = 0
+    handed_off: bool = False
+
+
+def drain_pending(
+    store: EventStore,
+    *,
+    requeue: Callable[[], None],
+    owner: str = "",
+    take: int = TAKE,
+    budget_s: float = BUDGET_S,
+) -> Drained:
+    """Fold pending battles in rounds until none is left; a battle locked by another folder goes back."""
+    owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    deadline = time.monotonic() + budget_s
+    done = Drained()
+    while True:
+        store.clear_scheduled()  # before every take: a mark landing after it schedules a new job
+        taken = store.take_pending(take)
+        if not taken:
+            return done
+        folded = {b: _fold_if_free(store, b, owner) for b in taken}
+        busy = [b for b, f in folded.items() if f is None]
+        for battle_id in busy:
+            store.mark_pending(battle_id)
+        entries = sum(f.to_version - f.from_version for f in folded.values() if f is not None)
+        done = Drained(
+            rounds=done.rounds + 1,
+            battles=done.battles + len(taken) - len(busy),
+            entries=done.entries + entries,
+            busy=done.busy + len(busy),
+        )
+        if time.monotonic() > deadline:
+            requeue()  # the set may never empty under load: a fresh job carries on
+            return replace(done, handed_off=True)
+        if len(busy) == len(taken):
+            time.sleep(BUSY_PAUSE_S)  # everyone else's: give their folders a moment instead of spinning
+
+
+def _fold_if_free(store: EventStore, battle_id: str, owner: str) -> Folded | None:
+    if not store.try_lock(battle_id, owner, LOCK_TTL_MS):
+        return None
+    try:
+        return project_battle(store, battle_id)
+    finally:
+        store.unlock(battle_id, owner)
