@@ -28,6 +28,7 @@ from tests.rules.epic.given import (
     section,
     stand,
     weapon,
+    with_dice,
 )
 
 rule = pytest.mark.rule
@@ -433,7 +434,7 @@ def test_ex_ep_13_a_defender_attacked_from_behind_gets_half_the_bonus(new_table:
 
 
 def operate(gate_id: str, action: str, **dice: Any) -> dict[str, Any]:
-    return {"type": "operate_gate", "gate_id": gate_id, "action": action, "dice": dice}
+    return with_dice({"type": "operate_gate", "gate_id": gate_id, "action": action}, dice)
 
 
 @pytest.mark.example("EX-EP-14")

@@ -97,8 +97,15 @@ def climb(table: Table, stand_id: str, section_id: str) -> dict[str, Any]:
     return applied(table, {"type": "climb", "stand_id": stand_id, "section_id": section_id})
 
 
+def with_dice(command: dict[str, Any], dice: dict[str, Any]) -> dict[str, Any]:
+    """Only a command that supplies dice carries a `dice` object."""
+    return {**command, "dice": dice} if dice else command
+
+
 def assault(table: Table, stand_id: str, section_id: str, **dice: Any) -> dict[str, Any]:
-    return applied(table, {"type": "assault", "stand_id": stand_id, "section_id": section_id, "dice": dice})
+    return applied(
+        table, with_dice({"type": "assault", "stand_id": stand_id, "section_id": section_id}, dice)
+    )
 
 
 def move(table: Table, stand_id: str, to: dict[str, Any], distance_cm: int, **fields: Any) -> dict[str, Any]:
