@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal, assert_never
+from typing import assert_never
 
 from rules.dice import Dice
-from rules.epic.board import exists, find_section, find_stand
+from rules.epic.board import exists, find_stand
 from rules.epic.commands import (
     AddFortification,
     AddStand,
@@ -23,12 +23,10 @@ from rules.epic.commands import (
     OperateGate,
     Repair,
 )
-from rules.epic.state import EpicState, Location
+from rules.epic.references import all_known
+from rules.epic.state import EpicState
 from rules.epic.tables import DICE_SLOTS, Phase
 from rules.errors import Rejected
-
-Kind = Literal["stand", "section", "any"]
-Reference = tuple[str | None, Kind]
 
 SHOOTING: frozenset[Phase] = frozenset({"first_fire", "advance_fire"})
 # EP-TIME-06; gates are judged further by their own order in operate_gate (§3.11)
@@ -38,7 +36,7 @@ GATE_PHASES: frozenset[Phase] = frozenset({"movement", "first_fire", "close_comb
 def check_first(command: Command, state: EpicState, dice: Dice) -> None:
     if _fields_conflict(command):
         raise Rejected("invalid_field")
-    if not all(_known(state, ref, kind) for ref, kind in _references(command)):
+    if not all_known(command, state):
         raise Rejected("unknown_entity")
     if isinstance(command, AddFortification | AddStand) and exists(state, command.id):
         raise Rejected("duplicate_id")
@@ -74,61 +72,6 @@ def _fields_conflict(command: Command) -> bool:
             return False
         case _:
             assert_never(command)
-
-
-def _references(command: Command) -> list[Reference]:
-    """Every id a command names, with the kind of entity it must name (gate and transport ids are judged
-    later by `not_a_gate` / `not_a_transport`, so any existing id passes here)."""
-    match command:
-        case AddFortification(adjacent=adjacent):
-            return [(a, "section") for a in adjacent]
-        case AddStand(location=location):
-            return _location_references(location)
-        case GiveOrder(stand_id=stand_id, gate_id=gate_id):
-            return [(stand_id, "stand"), (gate_id, "any")]
-        case Move(stand_id=stand_id, to=to, via=via):
-            return [(stand_id, "stand"), *_location_references(to), (via, "section")]
-        case Embark(stand_id=stand_id, transport_id=transport_id):
-            return [(stand_id, "stand"), (transport_id, "any")]
-        case Disembark(stand_id=stand_id):
-            return [(stand_id, "stand")]
-        case Climb(stand_id=stand_id, section_id=section_id):
-            return [(stand_id, "stand"), (section_id, "section")]
-        case Assault(stand_id=stand_id, section_id=section_id, defender_id=defender_id):
-            return [(stand_id, "stand"), (section_id, "section"), (defender_id, "stand")]
-        case Fire(stand_id=stand_id, target=target):
-            return [(stand_id, "stand"), (target.section_id, "section"), (target.stand_id, "stand")]
-        case Barrage():
-            stands: list[Reference] = [(i, "stand") for i in (*command.stand_ids, *command.target_stand_ids)]
-            return [
-                *stands,
-                *((i, "section") for i in command.target_section_ids),
-                (command.spotter_id, "any"),
-            ]
-        case OperateGate(gate_id=gate_id) | Repair(gate_id=gate_id):
-            return [(gate_id, "any")]
-        case AdvancePhase():
-            return []
-        case _:
-            assert_never(command)
-
-
-def _location_references(location: Location) -> list[Reference]:
-    if location.kind in ("at_foot", "on"):
-        return [(location.section_id, "section")]
-    if location.kind == "embarked":
-        return [(location.transport_id, "any")]
-    return []
-
-
-def _known(state: EpicState, entity_id: str | None, kind: Kind) -> bool:
-    if entity_id is None:
-        return True
-    if kind == "stand":
-        return find_stand(state, entity_id) is not None
-    if kind == "section":
-        return find_section(state, entity_id) is not None
-    return exists(state, entity_id)
 
 
 def _phases(command: Command) -> frozenset[Phase] | None:
