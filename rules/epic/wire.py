@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
@@ -13,6 +13,9 @@ from rules.codec import JSON, encode
 from rules.errors import Rejected
 
 T = TypeVar("T")
+Converter = Callable[[JSON], Any]
+# per field: name, required, converter (built once per record type: parsing runs for every folded entry)
+Plan = tuple[tuple[str, bool, Converter], ...]
 
 
 def spec(
@@ -27,15 +30,13 @@ def build(cls: type[T], data: JSON) -> T:
     """A `cls` from JSON; omitted or null optional fields take their declared default."""
     if not isinstance(data, Mapping):
         raise Rejected("invalid_field")
-    hints = _hints(typing.cast(type, cls))
     kwargs: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        value = data.get(f.name)
-        if value is None:
-            if _required(f):
-                raise Rejected("invalid_field")
-            continue
-        kwargs[f.name] = _convert(hints[f.name], value, f.metadata)
+    for name, required, convert in _plan(typing.cast(type, cls)):
+        value = data.get(name)
+        if value is not None:
+            kwargs[name] = convert(value)
+        elif required:
+            raise Rejected("invalid_field")
     return cls(**kwargs)
 
 
@@ -54,43 +55,64 @@ def describe_record(cls: type) -> dict[str, JSON]:
     return {"type": "object", "properties": properties, "required": required}
 
 
-def _convert(tp: Any, value: JSON, meta: Mapping[str, int]) -> Any:
+@cache
+def _plan(cls: type) -> Plan:
+    hints = _hints(cls)
+    return tuple(
+        (f.name, _required(f), _converter(hints[f.name], f.metadata)) for f in dataclasses.fields(cls)
+    )
+
+
+def _converter(tp: Any, meta: Mapping[str, int]) -> Converter:
     origin = get_origin(tp)
     if origin in (Union, types.UnionType):
         options = [a for a in get_args(tp) if a is not type(None)]
-        if len(options) == 1:
-            return _convert(options[0], value, meta)
-        return _convert_tagged(options, value)
+        return _converter(options[0], meta) if len(options) == 1 else _tagged(options)
     if origin is Literal:
-        if isinstance(value, str) and value in get_args(tp):
-            return value
-    elif origin is tuple:
-        if isinstance(value, list | tuple) and len(value) >= meta.get("minItems", 0):
-            return tuple(_convert(get_args(tp)[0], item, {}) for item in value)
-    elif tp is bool:
-        if isinstance(value, bool):
-            return value
-    elif tp is int:
-        if isinstance(value, int) and not isinstance(value, bool) and _in_range(value, meta):
-            return value
-    elif tp is str:
-        if isinstance(value, str):
-            return value
-    elif dataclasses.is_dataclass(tp):
-        return build(tp, value)  # type: ignore[arg-type]
-    raise Rejected("invalid_field")
+        return _check(lambda v: isinstance(v, str) and v in get_args(tp))
+    if origin is tuple:
+        item = _converter(get_args(tp)[0], {})
+        least = meta.get("minItems", 0)
+        return _then(
+            lambda v: isinstance(v, list | tuple) and len(v) >= least, lambda v: tuple(item(i) for i in v)
+        )
+    if tp is bool:
+        return _check(lambda v: isinstance(v, bool))
+    if tp is int:
+        low, high = meta.get("minimum"), meta.get("maximum")
+        return _check(lambda v: _is_int(v) and (low is None or v >= low) and (high is None or v <= high))
+    if tp is str:
+        return _check(lambda v: isinstance(v, str))
+    return lambda v: build(tp, v)
 
 
-def _convert_tagged(options: list[Any], value: JSON) -> Any:
-    if isinstance(value, Mapping):
-        for option in options:
-            if value.get("kind") in get_args(_hints(option)["kind"]):
-                return build(option, value)
-    raise Rejected("invalid_field")
+def _tagged(options: list[Any]) -> Converter:
+    """A union of records told apart by their `kind` literal (locations)."""
+    by_kind = {kind: option for option in options for kind in get_args(_hints(option)["kind"])}
+
+    def convert(value: JSON) -> Any:
+        if isinstance(value, Mapping) and value.get("kind") in by_kind:
+            return build(by_kind[value["kind"]], value)
+        raise Rejected("invalid_field")
+
+    return convert
 
 
-def _in_range(value: int, meta: Mapping[str, int]) -> bool:
-    return meta.get("minimum", value) <= value <= meta.get("maximum", value)
+def _check(valid: Callable[[JSON], bool]) -> Converter:
+    return _then(valid, lambda v: v)
+
+
+def _then(valid: Callable[[JSON], bool], make: Converter) -> Converter:
+    def convert(value: JSON) -> Any:
+        if not valid(value):
+            raise Rejected("invalid_field")
+        return make(value)
+
+    return convert
+
+
+def _is_int(value: JSON) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _schema(tp: Any, meta: Mapping[str, int]) -> dict[str, JSON]:
