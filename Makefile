@@ -34,6 +34,8 @@ openapi: $(INSTALLED) ## regenerate openapi.yaml from the marshmallow schemas
 	$(PY) -m service.openapi > openapi.yaml.new && mv openapi.yaml.new openapi.yaml
 
 bench: $(INSTALLED) ## bounded benchmarks; writes bench/results/report.md (BENCH_ARGS, e.g. --quick)
+	@command -v wrk >/dev/null || apt-get install -y -qq wrk >/dev/null 2>&1 || \
+		echo "bench: no wrk (apt-get install wrk); falling back to the Python load generator"
 	$(PY) -m bench $(BENCH_ARGS)
 
 clean: ## drop the virtual environment and caches (keeps ./var, the embedded server's data)

@@ -1,0 +1,82 @@
+"""`python -m bench [--quick]`: run the bounded benchmarks of DESIGN §8 and write bench/results/report.md."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bench import measures
+from bench.measures import Row
+from bench.stack import running
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run in about a minute")
+    parser.add_argument("--seconds", type=float, help="load duration per run (default 10; quick 3)")
+    parser.add_argument("--battles", type=int, help="battles the ingest load spreads over (default 1000)")
+    parser.add_argument("--entries", type=int, help="entries of the hot battle (default 100000; quick 10000)")
+    parser.add_argument("--workers", type=int, default=2, help="RQ workers running during the load")
+    args = parser.parse_args(argv)
+    seconds = args.seconds or (3.0 if args.quick else 10.0)
+    battles = args.battles or (100 if args.quick else 1000)
+    entries = args.entries or (10_000 if args.quick else 100_000)
+    RESULTS.mkdir(exist_ok=True)
+    with (
+        tempfile.TemporaryDirectory(prefix="siege-bench-") as data_dir,
+        running(Path(data_dir), args.workers, RESULTS / "processes.log") as bench,
+    ):
+        rows = run_all(bench, seconds=seconds, battles=battles, entries=entries)
+    report = render(rows, seconds=seconds, workers=args.workers)
+    (RESULTS / "report.md").write_text(report)
+    print(report)
+    return 0
+
+
+def run_all(bench: measures.Bench, *, seconds: float, battles: int, entries: int) -> list[Row]:
+    say(f"creating {battles} battles")
+    spread = measures.create_battles(bench, battles)
+    say("ingest: baseline, then the service")
+    rows, max_rate = measures.ingest(bench, spread, seconds)
+    rows.append(measures.catch_up(bench, spread))
+    say("Prefer: wait latency at half the max ingest")
+    rows.append(measures.wait_latency(bench, spread, max_rate / 2, seconds))
+    hot_id, hot_token = spread[0]
+    say(f"fold: {entries} entries on one battle")
+    rows.append(measures.fold(bench, hot_id, entries))
+    rows.append(measures.state_at(bench, hot_id, hot_token, samples=200))
+    say("replay memory")
+    rows.append(measures.replay_memory(bench, hot_id))
+    return rows
+
+
+def render(rows: list[Row], *, seconds: float, workers: int) -> str:
+    lines = [
+        "# Benchmark report",
+        "",
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, Python {platform.python_version()}",
+        f"gunicorn 2 sync workers, {workers} RQ SimpleWorkers and the reconciler running;",
+        f"{seconds:.0f} s per load run.",
+        "Absolute figures vary from machine to machine; the ratio is measured in one run.",
+        "",
+        "| measure | result | bar (DESIGN §8) |",
+        "|---|---|---|",
+        *(f"| {r.measure} | {r.result} | {r.bar} |" for r in rows),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def say(message: str) -> None:
+    print(f"bench: {message}", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

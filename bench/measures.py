@@ -1,0 +1,135 @@
+"""Each benchmark, as a function from a running stack to one row of the report."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from bench.biglog import extend
+from bench.load import Target, paced, percentile, throughput
+from bench.stack import Bench
+from eventstore.config import connect
+from eventstore.redis_store import RedisEventStore
+from workers.projection import project_battle
+
+COMMAND: dict[str, object] = {"type": "advance_phase"}  # an epic command with no fields and no dice
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    measure: str
+    result: str
+    bar: str = ""
+
+
+def create_battles(bench: Bench, count: int) -> list[tuple[str, str]]:
+    """(battle id, GM token) of `count` new epic battles, created through the API."""
+    url = urlsplit(bench.service_url)
+    connection = http.client.HTTPConnection(url.hostname or "", url.port, timeout=30)
+    made = []
+    for _ in range(count):
+        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {bench.api_key}"}
+        connection.request("POST", "/battles", body=json.dumps({"ruleset": "epic"}), headers=headers)
+        body = json.loads(connection.getresponse().read())
+        made.append((str(body["id"]), str(body["gm_token"])))
+    return made
+
+
+def ingest(bench: Bench, battles: Sequence[tuple[str, str]], seconds: float) -> tuple[list[Row], float]:
+    baseline = throughput(bench.baseline_url, [Target("/xadd", "none")], COMMAND, seconds)
+    targets = [Target(f"/battles/{b}/commands", token) for b, token in battles]
+    service = throughput(bench.service_url, targets, COMMAND, seconds)
+    ratio = service.rate / baseline.rate if baseline.rate else float("nan")
+    rows = [
+        Row(f"ingest: baseline (Flask + XADD), {baseline.tool}", f"{baseline.rate:,.0f} req/s"),
+        Row(
+            f"ingest: POST commands over {len(battles)} battles, {service.tool}",
+            f"{service.rate:,.0f} req/s ({service.errors} non-2xx)",
+        ),
+        Row("ingest ratio, service ÷ baseline", f"{ratio:.2f}", "≥ 0.8"),
+    ]
+    return rows, service.rate
+
+
+def catch_up(bench: Bench, battles: Sequence[tuple[str, str]], timeout_s: float = 120) -> Row:
+    """How long after the load stops until every projection reaches its log head."""
+    store = RedisEventStore(connect(bench.redis_url))
+    start = time.monotonic()
+    while time.monotonic() - start < timeout_s:
+        lagging = [b for b, _ in battles if _projected(store, b) < store.head(b).version]
+        if not lagging:
+            return Row("projection catch-up after the ingest run", f"{time.monotonic() - start:.2f} s")
+        time.sleep(0.05)
+    return Row("projection catch-up after the ingest run", f"not caught up after {timeout_s:.0f} s")
+
+
+def wait_latency(bench: Bench, battles: Sequence[tuple[str, str]], rate: float, seconds: float) -> Row:
+    targets = [Target(f"/battles/{b}/commands", token) for b, token in battles]
+    run = paced(bench.service_url, targets, COMMAND, seconds, rate=rate, headers={"Prefer": "wait=5"})
+    p50, p99 = percentile(run.latencies_ms, 50), percentile(run.latencies_ms, 99)
+    return Row(
+        f"Prefer: wait=5 at {rate:,.0f} req/s asked ({run.rate:,.0f} sent)",
+        f"p50 {p50:.1f} ms, p99 {p99:.1f} ms ({run.requests} requests)",
+        "p99 ≤ 50 ms at half the max ingest",
+    )
+
+
+def fold(bench: Bench, battle_id: str, entries: int) -> Row:
+    client = connect(bench.redis_url)
+    store = RedisEventStore(client)
+    # held so the running workers leave this battle to the in-process fold being timed
+    assert store.try_lock(battle_id, "bench", 3_600_000)
+    try:
+        extend(client, store, battle_id, entries, str(COMMAND["type"]))
+        start = time.perf_counter()
+        folded = project_battle(store, battle_id)
+        seconds = time.perf_counter() - start
+    finally:
+        store.unlock(battle_id, "bench")
+    count = folded.to_version - folded.from_version
+    rate = f"{count / seconds:,.0f} entries/s"
+    return Row(f"fold one hot battle ({count:,} entries, in-process)", rate, "≥ 20,000/s")
+
+
+def state_at(bench: Bench, battle_id: str, token: str, samples: int) -> Row:
+    head = RedisEventStore(connect(bench.redis_url)).head(battle_id).version
+    url = urlsplit(bench.service_url)
+    connection = http.client.HTTPConnection(url.hostname or "", url.port, timeout=30)
+    times, rng = [], random.Random(7)
+    for _ in range(samples):
+        start = time.perf_counter()
+        path = f"/battles/{battle_id}/state?at={rng.randint(1, head)}"
+        connection.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+        response = connection.getresponse()
+        response.read()
+        assert response.status == 200, (response.status, path)
+        times.append((time.perf_counter() - start) * 1000)
+    return Row(
+        f"GET state?at=v on a {head:,}-entry battle ({samples} random v)",
+        f"p50 {percentile(times, 50):.1f} ms, p99 {percentile(times, 99):.1f} ms",
+        "≤ 50 ms",
+    )
+
+
+def replay_memory(bench: Bench, battle_id: str) -> Row:
+    """A fresh process rebuilds the battle, as a replay job does; its peak RSS is the number."""
+    command = [sys.executable, "-m", "bench.replay_rss", bench.redis_url, battle_id]
+    done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=3600)
+    result = json.loads(done.stdout)
+    return Row(
+        f"replay {result['entries']:,} entries in one worker process",
+        f"peak RSS {result['max_rss_mb']:.0f} MB, {result['entries'] / result['seconds']:,.0f} entries/s",
+        "< 300 MB for 1,000,000",
+    )
+
+
+def _projected(store: RedisEventStore, battle_id: str) -> int:
+    projection = store.projection(battle_id)
+    return projection.version if projection else 0

@@ -1,0 +1,56 @@
+"""What a benchmark measures: the embedded store, the service as `make run` starts it, and the baseline."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from eventstore.embedded import EmbeddedServer
+from launcher import commands
+from launcher.probes import answers_200, free_port, wait_until
+from launcher.stack import Stack, child_env
+
+BASELINE_APP = "bench.baseline_app:app"  # shared/bench/baseline_app.py, copied: the floor for ingest
+
+
+@dataclass(frozen=True, slots=True)
+class Bench:
+    redis_url: str
+    service_url: str
+    baseline_url: str
+    api_key: str
+
+
+@contextmanager
+def running(data_dir: Path, workers: int, log_path: Path) -> Iterator[Bench]:
+    """Store, `workers` RQ workers, reconciler, the service and the baseline, all on loopback."""
+    api_key = secrets.token_urlsafe(16)
+    with EmbeddedServer(data_dir) as server, log_path.open("ab") as log:
+        env = child_env(server.url, server.url, api_key)
+        stack = Stack(output=log)
+        try:
+            bench = Bench(server.url, _url(), _url(), api_key)
+            for n in range(workers):
+                stack.start(f"worker-{n + 1}", commands.worker(server.url), env)
+            stack.start("reconciler", commands.reconciler(), env)
+            stack.start("api", commands.api(_bind(bench.service_url)), env)
+            # the same gunicorn settings as the service, only the app differs
+            stack.start("baseline", [*commands.api(_bind(bench.baseline_url))[:-1], BASELINE_APP], env)
+            for url in (f"{bench.service_url}/readyz", f"{bench.baseline_url}/hello"):
+                if not wait_until(lambda u=url: answers_200(u), stack, threading.Event()):  # type: ignore[misc]
+                    raise RuntimeError(f"{url} did not answer; see {log_path}")
+            yield bench
+        finally:
+            stack.stop()
+
+
+def _url() -> str:
+    return f"http://127.0.0.1:{free_port()}"
+
+
+def _bind(url: str) -> str:
+    return url.removeprefix("http://")
