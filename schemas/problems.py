@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from marshmallow import INCLUDE, Schema, fields
 
 
 class ProblemSchema(Schema):
+    """RFC 9457: extension members beyond these may appear."""
+
+    class Meta:
+        unknown = INCLUDE
+
     type = fields.String(required=True, metadata={"description": "stable URI naming the kind of problem"})
     title = fields.String(required=True)
     status = fields.Integer(required=True)
@@ -13,3 +18,4 @@ class ProblemSchema(Schema):
     instance = fields.String()
     errors = fields.Dict(metadata={"description": "validation problems: the offending fields and why"})
     current_version = fields.Integer(metadata={"description": "412: the battle's current head version"})
+    version = fields.Integer(metadata={"description": "idempotency-key-reused: the version the key answered"})

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from marshmallow import INCLUDE, Schema, fields
 
 from schemas.base import described, one_of
 
 HASH = {"description": "hex SHA-256 of the entry chain (DESIGN §3.2)"}
 
 
-class BattleCreatedSchema(Schema):
+class ViewSchema(Schema):
+    """Answers may grow new members; clients ignore the ones they do not know."""
+
+    class Meta:
+        unknown = INCLUDE
+
+
+class BattleCreatedSchema(ViewSchema):
     id = fields.String(required=True)
     ruleset = fields.String(required=True)
     version = fields.Integer(required=True)
@@ -19,7 +26,7 @@ class BattleCreatedSchema(Schema):
     gm_token = fields.String(required=True, metadata={"description": "shown once"})
 
 
-class BattleSummarySchema(Schema):
+class BattleSummarySchema(ViewSchema):
     id = fields.String(required=True)
     ruleset = fields.String(required=True)
     rules_version = fields.String(required=True)
@@ -32,20 +39,20 @@ class BattleSummarySchema(Schema):
     projected_version = fields.Integer(required=True, metadata={"description": "0 until the first fold"})
 
 
-class AcceptedSchema(Schema):
+class AcceptedSchema(ViewSchema):
     version = fields.Integer(required=True)
     hash = fields.String(required=True, metadata=HASH)
     status = one_of("accepted", required=True)
 
 
-class RollSchema(Schema):
+class RollSchema(ViewSchema):
     slot = fields.String(required=True)
     die = fields.String(required=True, metadata={"example": "d6"})
     value = fields.Integer(required=True)
     source = one_of("client", "stream", required=True)
 
 
-class OutcomeSchema(Schema):
+class OutcomeSchema(ViewSchema):
     version = fields.Integer(required=True)
     type = fields.String(required=True)
     status = one_of("applied", "rejected", required=True)
@@ -57,7 +64,7 @@ class OutcomeSchema(Schema):
     hash = fields.String(required=True, metadata=HASH)
 
 
-class EventSchema(Schema):
+class EventSchema(ViewSchema):
     version = fields.Integer(required=True)
     type = fields.String(required=True)
     data = fields.Dict(required=True)
@@ -71,7 +78,7 @@ class EventSchema(Schema):
     outcome = fields.Nested(OutcomeSchema, allow_none=True, required=True, **described("null while pending"))
 
 
-class BattleStateSchema(Schema):
+class BattleStateSchema(ViewSchema):
     ruleset = fields.String(required=True)
     rules_version = fields.String(required=True)
     options = fields.Dict(required=True)
@@ -81,23 +88,20 @@ class BattleStateSchema(Schema):
     game = fields.Dict(required=True, metadata={"description": "the ruleset's own state"})
 
 
-class RulesetSummarySchema(Schema):
+class RulesetSummarySchema(ViewSchema):
     name = fields.String(required=True)
     title = fields.String(required=True)
     rules_version = fields.String(required=True)
 
 
-class RulesetDescriptionSchema(Schema):
+class RulesetDescriptionSchema(ViewSchema):
     """`RULESET.describe()`: commands, dice slots, options and catalog, as the ruleset writes them."""
-
-    class Meta:
-        additional = ()
 
     name = fields.String()
     title = fields.String()
     rules_version = fields.String()
 
 
-class HealthSchema(Schema):
+class HealthSchema(ViewSchema):
     status = one_of("ok", "unavailable", required=True)
     checks = fields.Dict(keys=fields.String(), values=fields.String())

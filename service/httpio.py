@@ -24,9 +24,13 @@ def read_json() -> Any:
         raise Problem(415, "unsupported-media-type", "The request body must be application/json")
     raw = request.get_data(cache=False)
     try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as error:
+        return json.loads(raw, parse_constant=_not_json)
+    except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
         raise Problem(400, "malformed-json", "The request body is not valid JSON", str(error)) from None
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not a JSON number")  # Python's json would accept NaN and Infinity
 
 
 def prefer_wait(cap_s: float) -> float | None:

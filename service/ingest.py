@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 from typing import Any
 
 from flask import Response, request
+from redis.exceptions import RedisError
 
 from eventstore.protocol import Appended, NewEntry, VersionConflict
 from rules.codec import canonical_json
@@ -18,6 +20,7 @@ from service.problems import validation_problem
 
 SCHEMA_VERSION = 1
 MAX_IDEMPOTENCY_KEY = 255
+log = logging.getLogger(__name__)
 
 
 def submit(deps: Services, battle_id: str) -> Response:
@@ -29,13 +32,23 @@ def submit(deps: Services, battle_id: str) -> Response:
     location = f"/battles/{battle_id}/events/{appended.version}"
     wait_s = prefer_wait(deps.config.max_wait_s)
     if wait_s is not None:
-        outcome = deps.store.wait_outcome(battle_id, appended.version, wait_s)
+        outcome = _await_outcome(deps, battle_id, appended.version, wait_s)
         if outcome is not None:
             return json_response(
                 outcome, 200, {"Location": location, "Preference-Applied": f"wait={wait_s:g}"}
             )
     accepted = {"version": appended.version, "hash": appended.hash, "status": "accepted"}
     return json_response(accepted, 202, {"Location": location})
+
+
+def _await_outcome(deps: Services, battle_id: str, version: int, wait_s: float) -> str | None:
+    """The command is in the log already: a failed wait must still answer 202, never a 5xx that
+    invites a blind retry."""
+    try:
+        return deps.store.wait_outcome(battle_id, version, wait_s)
+    except (RedisError, OSError) as error:
+        log.warning("waiting for the outcome of %s v%d failed: %s", battle_id, version, error)
+        return None
 
 
 def _append(deps: Services, battle_id: str, command: LoadedCommand, body: Any) -> Appended:

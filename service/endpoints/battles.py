@@ -25,6 +25,7 @@ ETAG = {"ETag": {"description": "the chain head hash", "schema": {"type": "strin
 @blp.doc(requestBody={"required": True, "content": {"application/json": {"schema": BattleCreateSchema}}})
 @blp.response(201, BattleCreatedSchema, headers=LOCATION)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
 def create() -> Response:
     """Create a battle"""

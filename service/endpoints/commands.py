@@ -46,6 +46,7 @@ LOCATION = {
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.alt_response(412, response="PRECONDITION_FAILED")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+@blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def append(battle_id: str) -> Response:

@@ -11,7 +11,7 @@ from schemas.base import StrictSchema
 from schemas.views import EventSchema
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.event_view import event_view, page_of
+from service.event_view import one_event, page_of
 from service.httpio import json_response
 from service.problems import Problem
 
@@ -51,9 +51,9 @@ def entry(battle_id: str, version: int) -> Response:
     """Read one log entry and its outcome (null while pending)"""
     deps = services()
     deps.battles.created(battle_id)
-    stored = deps.store.entry(battle_id, version)
-    if stored is None:
+    event = one_event(deps.store, battle_id, version)
+    if event is None:
         raise Problem(
             404, "version-not-found", "No such version", f"Battle {battle_id} has no version {version}."
         )
-    return json_response(event_view(stored, deps.store.outcome(battle_id, version)))
+    return json_response(event)

@@ -121,3 +121,24 @@ def test_bad_creation_bodies_create_nothing(client: FlaskClient, redis_store: An
     assert_problem(client.post("/battles", data="{", content_type="application/json"), 400, "malformed-json")
     assert_problem(client.post("/battles", data="ruleset=epic"), 415, "unsupported-media-type")
     assert list(redis_store.battle_ids()) == []
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"type": "advance_phase", "dice": {"jam": NaN}}',
+        "[" * 5_000 + "]" * 5_000,
+        '{"type": "advance_phase"} x',
+        "\xff",
+    ],
+    ids=["NaN", "nested too deep", "trailing garbage", "not UTF-8"],
+)
+def test_bodies_that_are_not_json_are_a_400_and_append_nothing(client: FlaskClient, raw: str) -> None:
+    battle_id = create_battle(client)
+
+    posted = client.post(
+        f"/battles/{battle_id}/commands", data=raw.encode("latin-1"), content_type="application/json"
+    )
+
+    assert_problem(posted, 400, "malformed-json")
+    assert head_version(client, battle_id) == 1

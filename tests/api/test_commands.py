@@ -174,6 +174,15 @@ def test_prefer_wait_falls_back_to_202_when_no_outcome_comes(client: FlaskClient
     assert "Preference-Applied" not in posted.headers
 
 
+def test_a_wait_as_long_as_the_redis_socket_timeout_still_ends_in_202(client: FlaskClient) -> None:
+    battle_id = create_battle(client)  # redis-py reads time out after 5 s; an XREAD BLOCK of 5 s used to 500
+
+    posted = send(client, battle_id, WALL, headers={"Prefer": "wait=5"})
+
+    assert posted.status_code == 202
+    assert head_version(client, battle_id) == 2
+
+
 def test_if_match_with_the_current_etag_appends(client: FlaskClient) -> None:
     battle_id = create_battle(client)
     etag = client.get(f"/battles/{battle_id}").headers["ETag"]
