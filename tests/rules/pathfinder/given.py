@@ -67,3 +67,68 @@ def find(state: dict[str, Any], collection: str, entity_id: str) -> dict[str, An
     """An entity of the projected state by id (`creatures`, `engines` or `structures`)."""
     found: dict[str, Any] = next(e for e in state[collection] if e["id"] == entity_id)
     return found
+
+
+# --- steps of the worked examples ---------------------------------------------------------------------
+
+PROFICIENT = {"proficiencies": ["siege_engines"]}
+
+
+def aimed_engine(
+    eid: str, catalog_id: str, aimed_at: dict[str, Any] | None = None, *, x: int = 0, y: int = 0, **state: Any
+) -> dict[str, Any]:
+    """An engine placed loaded (and aimed when `aimed_at` is given), with any further starting state."""
+    assembled = state.pop("assembled", None)
+    start: dict[str, Any] = {"loaded": True, **state}
+    if aimed_at is not None:
+        start["aimed_at"] = aimed_at
+    command = engine(eid, catalog_id, x=x, y=y, state=start)
+    if assembled is not None:
+        command["assembled"] = assembled
+    return command
+
+
+def square(x: int, y: int) -> dict[str, Any]:
+    return {"square": at(x, y)}
+
+
+def who(creature_id: str) -> dict[str, str]:
+    return {"creature_id": creature_id}
+
+
+def parts(*pairs: tuple[str, int]) -> list[dict[str, Any]]:
+    return [{"creature_id": cid, "actions": n} for cid, n in pairs]
+
+
+def load(engine_id: str, *pairs: tuple[str, int], **fields: Any) -> dict[str, Any]:
+    return {"type": "load", "engine_id": engine_id, "contributors": parts(*pairs), **fields}
+
+
+def aim(engine_id: str, target: dict[str, Any], *pairs: tuple[str, int]) -> dict[str, Any]:
+    return {"type": "aim", "engine_id": engine_id, "target": target, "contributors": parts(*pairs)}
+
+
+def fire(engine_id: str, dice: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+    return {"type": "fire", "engine_id": engine_id, **fields, "dice": dice or {}}
+
+
+def advance(rounds: int = 1) -> dict[str, Any]:
+    return {"type": "advance_round", "rounds": rounds}
+
+
+def modifier(roll: dict[str, Any], label: str) -> int:
+    """A roll's labelled modifier, 0 when the term is omitted."""
+    return sum(m["value"] for m in roll["modifiers"] if m["label"] == label)
+
+
+def labels(roll: dict[str, Any]) -> dict[str, int]:
+    return {m["label"]: m["value"] for m in roll["modifiers"]}
+
+
+def effect(result: dict[str, Any], entity_id: str) -> dict[str, Any]:
+    found: dict[str, Any] = next(e for e in result["effects"] if e["entity_id"] == entity_id)
+    return found
+
+
+def hp_after(result: dict[str, Any]) -> dict[str, int]:
+    return {e["entity_id"]: e["hp_after"] for e in result["effects"]}
