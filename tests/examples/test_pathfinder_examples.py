@@ -47,7 +47,7 @@ def _http_needs_pathfinder_schemas(request: pytest.FixtureRequest) -> None:
         pytest.skip("the API has no pathfinder schemas yet")
 
 
-def K(ranks: int, modifier: int) -> dict[str, Any]:  # noqa: N802 - the examples' own shorthand
+def K(ranks: int, modifier: int) -> dict[str, Any]:
     return {"knowledge_engineering": skill(ranks, modifier)}
 
 
