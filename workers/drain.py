@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from eventstore.protocol import EventStore
 from workers.projection import Folded, project_battle
@@ -16,6 +18,7 @@ TAKE = 64  # battles popped from the pending set per round
 LOCK_TTL_MS = 10_000  # a SIGKILLed folder blocks its battle at most this long
 BUDGET_S = 60.0  # a drain that never sees an empty set hands off to a fresh job before RQ's timeout
 BUSY_PAUSE_S = 0.02  # a round in which every battle was locked by another folder waits this long
+log = logging.getLogger("siege.projection")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -24,6 +27,7 @@ class Drained:
     battles: int = 0
     entries: int = 0
     busy: int = 0
+    failed: int = 0
     handed_off: bool = False
 
 
@@ -45,15 +49,16 @@ def drain_pending(
         if not taken:
             return done
         folded = {b: _fold_if_free(store, b, owner) for b in taken}
-        busy = [b for b, f in folded.items() if f is None]
+        busy = [b for b, f in folded.items() if f == "busy"]
         for battle_id in busy:
             store.mark_pending(battle_id)
-        entries = sum(f.to_version - f.from_version for f in folded.values() if f is not None)
+        written = [f for f in folded.values() if isinstance(f, Folded)]
         done = Drained(
             rounds=done.rounds + 1,
-            battles=done.battles + len(taken) - len(busy),
-            entries=done.entries + entries,
+            battles=done.battles + len(written),
+            entries=done.entries + sum(f.to_version - f.from_version for f in written),
             busy=done.busy + len(busy),
+            failed=done.failed + len(taken) - len(written) - len(busy),
         )
         if time.monotonic() > deadline:
             requeue()  # the set may never empty under load: a fresh job carries on
@@ -62,10 +67,13 @@ def drain_pending(
             time.sleep(BUSY_PAUSE_S)  # everyone else's: give their folders a moment instead of spinning
 
 
-def _fold_if_free(store: EventStore, battle_id: str, owner: str) -> Folded | None:
+def _fold_if_free(store: EventStore, battle_id: str, owner: str) -> Folded | Literal["busy", "failed"]:
     if not store.try_lock(battle_id, owner, LOCK_TTL_MS):
-        return None
+        return "busy"
     try:
         return project_battle(store, battle_id)
+    except Exception:  # a battle that cannot be folded must not hold back the rest; the reconciler retries it
+        log.exception("could not fold battle %s", battle_id)
+        return "failed"
     finally:
         store.unlock(battle_id, owner)

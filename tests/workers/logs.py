@@ -17,9 +17,9 @@ RULESET = "epic"
 FILLER = "advance_phase"  # an epic command with no fields and no dice: cheap to write, real to fold
 
 
-def new_battle(store: EventStore, *, commands: int = 0) -> str:
+def new_battle(store: EventStore, *, commands: int = 0, ruleset: str = RULESET) -> str:
     battle_id = uuid.uuid4().hex
-    store.create_battle(battle_id, _entry(BATTLE_CREATED, _created_data()), SERVER_SEED)
+    store.create_battle(battle_id, _entry(BATTLE_CREATED, _created_data(ruleset)), SERVER_SEED)
     append(store, battle_id, commands)
     return battle_id
 
@@ -43,9 +43,9 @@ def fresh_state(store: EventStore, battle_id: str) -> str:
     return canonical_json(encode_battle(last))
 
 
-def _created_data() -> dict[str, object]:
+def _created_data(ruleset: str) -> dict[str, object]:
     return {
-        "ruleset": RULESET,
+        "ruleset": ruleset,
         "rules_version": get_ruleset(RULESET).rules_version,
         "options": {},
         "dice_commitment": commitment(bytes.fromhex(SERVER_SEED)),

@@ -47,6 +47,19 @@ def test_a_battle_locked_by_another_folder_goes_back_and_is_folded_once_free(
     assert projected_version(redis_store, locked) == projected_version(redis_store, free) == 5
 
 
+def test_a_battle_that_cannot_be_folded_does_not_hold_back_the_others(redis_store: RedisEventStore) -> None:
+    broken = new_battle(redis_store, commands=2, ruleset="chess")  # a ruleset no worker knows
+    sound = new_battle(redis_store, commands=2)
+    for battle_id in (broken, sound):
+        redis_store.mark_pending(battle_id)
+
+    drained = drain_pending(redis_store, requeue=never_requeue)
+
+    assert (drained.battles, drained.failed) == (1, 1)
+    assert projected_version(redis_store, sound) == 3
+    assert projected_version(redis_store, broken) == 0
+
+
 def test_the_job_clears_the_scheduled_flag_so_the_next_append_asks_for_a_job(
     redis_store: RedisEventStore,
 ) -> None:
@@ -116,6 +129,7 @@ def test_the_job_enqueued_by_dotted_path_runs_in_an_rq_worker(
         "battles": 3,
         "entries": 9,
         "busy": 0,
+        "failed": 0,
         "handed_off": False,
     }
     assert [projected_version(redis_store, b) for b in battles] == [3, 3, 3]
