@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from typing import Any, assert_never
 
@@ -29,7 +29,9 @@ from rules.epic.events import (
     TurnStarted,
     WeaponFired,
 )
+from rules.epic.newturn import new_turn
 from rules.epic.state import Embarked, EpicState, On, PendingClimb, Section, Stand
+from rules.epic.tables import Order
 
 
 def evolve(state: EpicState, event: Event) -> EpicState:
@@ -41,12 +43,11 @@ def evolve(state: EpicState, event: Event) -> EpicState:
         case OrderGiven(target=target, order=order):
             return _sections(_stands(state, {target}, order=order), {target}, order=order)
         case OrdersRevealed(passenger_orders=orders, movement_allowances=allowances):
-            inherited = _stands(state, orders, lambda s: {"order": orders[s.id]})
-            return _stands(inherited, allowances, lambda s: {"movement_left_cm": allowances[s.id]})
+            return _stands(state, allowances, lambda s: _revealed(s, orders, allowances[s.id]))
         case ClimbsLapsed(stand_ids=ids):
             return _stands(state, ids, pending_climb=None)
         case TurnStarted():
-            return _new_turn(state)
+            return new_turn(state)
         case PhaseAdvanced(turn=turn, phase=phase):
             return replace(state, turn=turn, phase=phase)
         case AdvanceMoverActed():
@@ -97,9 +98,7 @@ def _stands(
     change: Callable[[Stand], dict[str, Any]] | None = None,
     **fields: Any,
 ) -> EpicState:
-    stands = tuple(
-        replace(s, **(change(s) if change else fields)) if s.id in ids else s for s in state.stands
-    )
+    stands = tuple(_changed(s, change(s) if change else fields) if s.id in ids else s for s in state.stands)
     return replace(state, stands=stands)
 
 
@@ -110,9 +109,16 @@ def _sections(
     **fields: Any,
 ) -> EpicState:
     sections = tuple(
-        replace(s, **(change(s) if change else fields)) if s.id in ids else s for s in state.sections
+        _changed(s, change(s) if change else fields) if s.id in ids else s for s in state.sections
     )
     return replace(state, sections=sections)
+
+
+def _changed(record: Any, changes: dict[str, Any]) -> Any:
+    """The record with `changes`; the same record when they change nothing (folding is hot, DESIGN §8)."""
+    if all(getattr(record, name) == value for name, value in changes.items()):
+        return record
+    return replace(record, **changes)
 
 
 def _link(sections: tuple[Section, ...], new: Section) -> tuple[Section, ...]:
@@ -133,26 +139,5 @@ def _operated(gate: Section, event: GateOperated) -> dict[str, Any]:
     return changes
 
 
-def _new_turn(state: EpicState) -> EpicState:
-    """EP-TIME-02: orders and every per-turn record are cleared."""
-    stands = tuple(
-        replace(
-            s,
-            order=None,
-            movement_left_cm=0,
-            pending_climb=None,
-            climbed_this_turn=False,
-            assaulted_this_turn=False,
-            fired_weapons=(),
-        )
-        for s in state.stands
-    )
-    gate_reset: dict[str, Any] = {
-        "order": None,
-        "opened_this_turn": False,
-        "closed_this_turn": False,
-        "operations_this_turn": 0,
-        "repair_tried_this_turn": False,
-    }
-    sections = tuple(replace(s, **gate_reset) if s.is_gate else s for s in state.sections)
-    return replace(state, stands=stands, sections=sections, advance_mover_acted=False)
+def _revealed(stand: Stand, orders: Mapping[str, Order | None], allowance: int) -> dict[str, Any]:
+    return {"order": orders.get(stand.id, stand.order), "movement_left_cm": allowance}
