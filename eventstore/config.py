@@ -6,10 +6,12 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeAlias, overload
 
 import redis
+from redis.cluster import RedisCluster
 
+RedisClient: TypeAlias = "redis.Redis[Any] | RedisCluster[Any]"  # the store runs on either
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 
 
@@ -18,25 +20,46 @@ class StoreConfig:
     """`redis_url` None means: start the embedded server with its data in `data_dir`."""
 
     redis_url: str | None = None
+    redis_cluster: bool = False  # the event store is a Redis Cluster (keys are hash-tagged per battle)
     queue_redis_url: str | None = None  # RQ cannot run on Redis Cluster, so the queue may live elsewhere
     data_dir: Path = Path("./var")
     durable: bool = False  # AOF `appendfsync always`: an acknowledged command survives a Redis crash
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> StoreConfig:
-        """REDIS_URL, QUEUE_REDIS_URL (default: REDIS_URL), SIEGE_DATA_DIR (default ./var), SIEGE_DURABLE."""
+        """REDIS_URL, REDIS_CLUSTER, QUEUE_REDIS_URL (default: REDIS_URL), SIEGE_DATA_DIR, SIEGE_DURABLE."""
         source = os.environ if env is None else env
         redis_url = source.get("REDIS_URL") or None
         return cls(
             redis_url=redis_url,
+            redis_cluster=_switch(source.get("REDIS_CLUSTER")),
             queue_redis_url=source.get("QUEUE_REDIS_URL") or redis_url,
             data_dir=Path(source.get("SIEGE_DATA_DIR") or "./var"),
-            durable=source.get("SIEGE_DURABLE", "").strip().lower() in TRUE_WORDS,
+            durable=_switch(source.get("SIEGE_DURABLE")),
         )
 
 
-def connect(url: str, **options: Any) -> redis.Redis[Any]:
+@overload
+def connect(url: str, *, cluster: Literal[False] = False, **options: Any) -> redis.Redis[Any]: ...
+
+
+@overload
+def connect(url: str, *, cluster: Literal[True], **options: Any) -> RedisCluster[Any]: ...
+
+
+@overload
+def connect(url: str, *, cluster: bool, **options: Any) -> RedisClient: ...
+
+
+def connect(url: str, *, cluster: bool = False, **options: Any) -> RedisClient:
     """A client for the event store: bytes replies (what RQ needs too), no connection until first use."""
+    if cluster:
+        cluster_client: RedisCluster[Any] = RedisCluster.from_url(url, socket_connect_timeout=5, **options)
+        return cluster_client
     settings: dict[str, Any] = {"socket_connect_timeout": 5, "health_check_interval": 30, **options}
     client: redis.Redis[Any] = redis.Redis.from_url(url, **settings)
     return client
+
+
+def _switch(word: str | None) -> bool:
+    return (word or "").strip().lower() in TRUE_WORDS

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -54,11 +55,16 @@ class EmbeddedServer:
     """A loopback-only server with AOF on; `durable` fsyncs every write (DESIGN §4.4)."""
 
     def __init__(
-        self, data_dir: str | os.PathLike[str], port: int | None = None, durable: bool = False
+        self,
+        data_dir: str | os.PathLike[str],
+        port: int | None = None,
+        durable: bool = False,
+        extra_args: Sequence[str] = (),
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.port = port or 0
         self.durable = durable
+        self.extra_args = tuple(extra_args)  # e.g. cluster mode for the contract suite
         self._fixed_port = port is not None
         self._process: subprocess.Popen[bytes] | None = None
 
@@ -94,6 +100,7 @@ class EmbeddedServer:
             "--save", "",
             "--maxmemory-policy", "noeviction",
             "--daemonize", "no",
+            *self.extra_args,
         ]  # fmt: skip
 
     def _wait_ready(self) -> bool:

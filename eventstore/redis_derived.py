@@ -6,9 +6,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-import redis
-
 from eventstore import keys, lua
+from eventstore.config import RedisClient
 from eventstore.protocol import Projection, UnknownBattle, require_consecutive
 from eventstore.stream_fields import text, version_of
 
@@ -18,9 +17,9 @@ MAX_BLOCK_MS = 1000
 
 
 class RedisDerived:
-    def __init__(self, client: redis.Redis[Any]) -> None:
+    def __init__(self, client: RedisClient) -> None:
         self._client = client
-        self._save_script = client.register_script(lua.source("save_projection"))
+        self._save_script = lua.register(client, "save_projection")
 
     def projection(self, battle_id: str) -> Projection | None:
         version, state = self._client.hmget(keys.state(battle_id), ["version", "state"])

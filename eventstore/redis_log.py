@@ -6,12 +6,12 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import redis
 from redis.cluster import RedisCluster
 
 from eventstore import keys, lua
 from eventstore import redis_schedule as schedule
 from eventstore.chain import canonical_json, entry_hash
+from eventstore.config import RedisClient
 from eventstore.head_cache import HeadCache
 from eventstore.protocol import (
     GENESIS_HASH,
@@ -31,14 +31,14 @@ MAX_TRIES = 64  # each retry means another appender won, so the system progresse
 
 
 class RedisLog:
-    def __init__(self, client: redis.Redis[Any], *, scheduled_ttl_ms: int) -> None:
+    def __init__(self, client: RedisClient, *, scheduled_ttl_ms: int) -> None:
         self._client = client
         self._scheduled_ttl_ms = scheduled_ttl_ms
         # On one node the pending mark joins the append script; a cluster keeps it on another slot.
         self._marks_in_script = not isinstance(client, RedisCluster)
         self._heads = HeadCache()
-        self._create_script = client.register_script(lua.source("create"))
-        self._append_script = client.register_script(lua.source("append"))
+        self._create_script = lua.register(client, "create")
+        self._append_script = lua.register(client, "append")
 
     def create_battle(self, battle_id: str, created: NewEntry, server_seed: str) -> Appended:
         digest = entry_hash(1, created, GENESIS_HASH)

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import redis
-
 from eventstore import keys, lua
+from eventstore.config import RedisClient
 from eventstore.protocol import SCHEDULED_TTL_S
 from eventstore.stream_fields import text
 
 
 class RedisSchedule:
-    def __init__(self, client: redis.Redis[Any], *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
+    def __init__(self, client: RedisClient, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         self._client = client
         self._scheduled_ttl_ms = ttl_ms(scheduled_ttl_s)
-        self._unlock_script = client.register_script(lua.source("unlock"))
+        self._unlock_script = lua.register(client, "unlock")
 
     def mark_pending(self, battle_id: str) -> bool:
         return mark_pending(self._client, battle_id, self._scheduled_ttl_ms)
@@ -40,7 +37,7 @@ def ttl_ms(seconds: float) -> int:
     return max(int(seconds * 1000), 1)
 
 
-def mark_pending(client: redis.Redis[Any], battle_id: str, scheduled_ttl_ms: int) -> bool:
+def mark_pending(client: RedisClient, battle_id: str, scheduled_ttl_ms: int) -> bool:
     """One round trip; the keys span battles, so on a cluster this cannot join a battle's script."""
     pipe = client.pipeline(transaction=False)
     pipe.sadd(keys.PENDING, battle_id)

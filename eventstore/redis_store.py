@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import redis
-
+from eventstore.config import RedisClient
 from eventstore.protocol import SCHEDULED_TTL_S, EventStore
 from eventstore.redis_derived import RedisDerived
 from eventstore.redis_log import RedisLog
@@ -15,7 +14,7 @@ from eventstore.redis_schedule import RedisSchedule, ttl_ms
 class RedisEventStore(RedisLog, RedisDerived, RedisSchedule):
     """One client, three concerns: each base owns its keys and scripts (see its module)."""
 
-    def __init__(self, client: redis.Redis[Any], *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
+    def __init__(self, client: RedisClient, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         RedisLog.__init__(self, client, scheduled_ttl_ms=ttl_ms(scheduled_ttl_s))
         RedisDerived.__init__(self, client)
         RedisSchedule.__init__(self, client, scheduled_ttl_s=scheduled_ttl_s)

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from importlib.resources import files
 
+from redis.commands.core import Script
+
+from eventstore.config import RedisClient
+
 
 def source(name: str) -> str:
     """The text of `<name>.lua` beside this module."""
     return files(__name__).joinpath(f"{name}.lua").read_text(encoding="utf-8")
+
+
+def register(client: RedisClient, name: str) -> Script:
+    """What `client.register_script` does, for a plain client and a cluster client alike."""
+    return Script(client, source(name))
