@@ -22,9 +22,10 @@ class RulesetSchemas:
     commands: tuple[type[Schema], ...]
 
 
-def schema_rulesets() -> list[str]:
+@cache
+def schema_rulesets() -> tuple[str, ...]:
     """Rulesets a battle can be created with: both their schemas and their rules are importable."""
-    return [name for name in SCHEMA_MODULES if _available(name)]
+    return tuple(name for name in SCHEMA_MODULES if _available(name))
 
 
 @cache

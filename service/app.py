@@ -21,6 +21,7 @@ from service.scheduling import Scheduler
 
 TITLE = "Siege rules service"
 API_VERSION = "1"
+CONNECT_TIMEOUT_S = 5
 
 
 def create_app(
@@ -33,8 +34,8 @@ def create_app(
     config = config or ServiceConfig()
     if store is None:
         store = _redis_store(config)
-    if queue_redis is None:
-        queue_redis = connect(config.queue_url)
+    if queue_redis is None:  # RQ needs a plain Redis (never a cluster), bytes replies
+        queue_redis = redis.Redis.from_url(config.queue_url, socket_connect_timeout=CONNECT_TIMEOUT_S)
     app = Flask(__name__)
     app.config.update(openapi_settings(TITLE, API_VERSION), MAX_CONTENT_LENGTH=config.max_body_bytes)
     app.extensions[EXTENSION] = Services(
