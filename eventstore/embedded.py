@@ -18,7 +18,7 @@ from types import TracebackType
 
 import redis
 
-START_TIMEOUT_S = 15.0
+START_TIMEOUT_S = 60.0  # replaying a large AOF takes a while; a server that exits early fails at once
 STOP_TIMEOUT_S = 15.0
 
 
@@ -110,8 +110,9 @@ class EmbeddedServer:
         try:
             while time.monotonic() < deadline and self._process.poll() is None:
                 try:
-                    # The answer must come from our process: on a taken port another server answers.
-                    if client.info("server")["process_id"] == self._process.pid:
+                    # Ready: our own process answers (a taken port has another) with its AOF loaded.
+                    info = client.info()
+                    if info["process_id"] == self._process.pid and not info["loading"]:
                         return True
                 except redis.RedisError:
                     pass
