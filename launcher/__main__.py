@@ -13,6 +13,8 @@ from launcher.probes import answers_200, free_port, pings, wait_until
 from launcher.settings import Settings
 from launcher.stack import Stack, child_env, say
 
+RESTARTABLE = ("worker", "reconciler")
+
 
 def main() -> int:
     settings = Settings.from_env()
@@ -43,10 +45,22 @@ def run(settings: Settings, stack: Stack, stop: threading.Event) -> int:
         return 1
     key = f"{settings.api_key} (generated)" if settings.api_key_generated else "from SIEGE_API_KEY"
     print(f"siege ready at {base}  docs {base}/docs  api key {key}", flush=True)
+    return watch(stack, stop)
+
+
+def watch(stack: Stack, stop: threading.Event) -> int:
+    """Until Ctrl-C: a crashed worker or reconciler is restarted (folding resumes where the log says);
+    a crashed API or store, or too many crashes, stop everything."""
     while not stop.wait(0.5):
-        if dead := stack.first_dead():
-            say(f"{dead.name} exited with {dead.process.returncode}; stopping everything")
-            return 1
+        dead = stack.first_dead()
+        if dead is None:
+            continue
+        code = dead.process.returncode
+        if dead.name.startswith(RESTARTABLE) and stack.restart(dead):
+            say(f"{dead.name} exited with {code}; restarted it")
+            continue
+        say(f"{dead.name} exited with {code}; stopping everything")
+        return 1
     return 0
 
 

@@ -20,6 +20,8 @@ PR_SET_PDEATHSIG = 1
 class Child:
     name: str
     process: subprocess.Popen[bytes]
+    argv: list[str]
+    env: Mapping[str, str]
 
     @property
     def alive(self) -> bool:
@@ -56,7 +58,7 @@ def spawn(name: str, argv: list[str], env: Mapping[str, str], *, output: IO[Any]
         start_new_session=True,
         preexec_fn=_die_with_parent,
     )
-    return Child(name, process)
+    return Child(name, process, argv, env)
 
 
 def resolve(argv: list[str]) -> list[str]:

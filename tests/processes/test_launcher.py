@@ -1,4 +1,5 @@
-"""The `make run` launcher starts everything, prints one `ready` line with the URL; Ctrl-C leaves nothing."""
+"""The `make run` launcher starts everything, prints one `ready` line, restarts a dead worker, and Ctrl-C
+leaves no process behind."""
 
 from __future__ import annotations
 
@@ -40,6 +41,11 @@ def test_the_launcher_starts_everything_says_ready_and_ctrl_c_leaves_no_process(
         assert answers_200(f"http://127.0.0.1:{port}/readyz")
         assert len(family) >= 5  # store (+ its server), worker, reconciler, gunicorn (+ its workers)
 
+        [worker] = rq_workers(launcher.pid)
+        os.kill(worker, signal.SIGKILL)
+        eventually(lambda: len(rq_workers(launcher.pid) - {worker}) == 1, 30, "a restarted worker")
+        family = descendants(launcher.pid)
+
         launcher.send_signal(signal.SIGINT)
         assert launcher.wait(timeout=60) == 0
         eventually(lambda: not any(alive(pid) for pid in family), 15, "every child of the launcher to exit")
@@ -79,6 +85,18 @@ def descendants(root: int) -> set[int]:
             found.add(child)
             todo.append(child)
     return found
+
+
+def command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def rq_workers(root: int) -> set[int]:
+    found = descendants(root)
+    return {pid for pid in found if alive(pid) and " worker siege-projection" in command_line(pid)}
 
 
 def alive(pid: int) -> bool:
