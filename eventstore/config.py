@@ -52,7 +52,8 @@ def connect(url: str, *, cluster: bool, **options: Any) -> RedisClient: ...
 
 
 def connect(url: str, *, cluster: bool = False, **options: Any) -> RedisClient:
-    """A client for the event store: bytes replies (what RQ needs too), no connection until first use."""
+    """A client for the event store with bytes replies (what RQ needs too). A plain client connects on
+    first use; a cluster client reads the slot map at once."""
     if cluster:
         cluster_client: RedisCluster[Any] = RedisCluster.from_url(url, socket_connect_timeout=5, **options)
         return cluster_client
