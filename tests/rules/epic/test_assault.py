@@ -306,3 +306,34 @@ def test_occupants_fall_with_the_section_under_the_option(rules_table: TableFact
     t = titan_at_the_gate(rules_table, occupants_destroyed_with_section=True)
     result = assault(t, "titan", "G", attacker=[2, 2])
     assert (result["section_destroyed"], result["destroyed_stands"]) == (True, ["g1", "g2"])
+
+
+@rule("EP-GEN-02", "EP-HOLD-02", "EP-BEHIND-03")
+def test_whoever_occupies_a_section_defends_it_with_its_bonus(rules_table: TableFactory) -> None:
+    t = rules_table("epic")
+    section(t, "T1", "tower")
+    stand(t, "csm", caf=3, location=on("T1"))
+    stand(t, "boyz", side="defender", caf=2, location=INSIDE)
+    stand(t, "nobz", side="defender", caf=2, location=at_foot("T1"))
+    order(t, "boyz", "charge")
+    order(t, "nobz", "charge")
+    advance(t)
+    assert climb(t, "boyz", "T1")["defended"] is True
+    assert climb(t, "nobz", "T1")["approach"] == "outside"
+    advance_to(t, "close_combat")
+    behind = assault(t, "boyz", "T1", attacker=[1, 1], defender=[1, 1])
+    assert behind["defender"]["modifiers"] == [
+        {"label": "caf", "value": 3},
+        {"label": "fort_va_half", "value": 4},
+    ]
+    outside = assault(t, "nobz", "T1", attacker=[6, 6], defender=[1, 1])
+    assert outside["defender"]["modifiers"] == [
+        {"label": "caf", "value": 3},
+        {"label": "fort_va", "value": 8},
+    ]
+    assert (outside["attacker"]["total"], outside["defender"]["total"], outside["result"]) == (
+        14,
+        13,
+        "attacker_wins",
+    )
+    assert (outside["destroyed_stands"], outside["attacker_location"]) == (["csm"], on("T1"))
