@@ -28,7 +28,8 @@ def submit(deps: Services, battle_id: str) -> Response:
     body = read_json()
     command = load_command(ruleset, body)
     appended = _append(deps, battle_id, command, body)
-    deps.scheduler.schedule(battle_id)
+    if appended.enqueue:
+        deps.scheduler.enqueue()
     location = f"/battles/{battle_id}/events/{appended.version}"
     wait_s = prefer_wait(deps.config.max_wait_s)
     if wait_s is not None:
@@ -64,7 +65,10 @@ def _append(deps: Services, battle_id: str, command: LoadedCommand, body: Any) -
     )
     fingerprint = hashlib.sha256(canonical_json(body).encode()).hexdigest() if key else None
     expected = _expected_version(deps, battle_id)
-    return deps.store.append(battle_id, entry, expected_version=expected, fingerprint=fingerprint)
+    # marking the battle pending rides on the append's round trip (one Redis call per command)
+    return deps.store.append(
+        battle_id, entry, expected_version=expected, fingerprint=fingerprint, mark_pending=True
+    )
 
 
 def _idempotency_key() -> str | None:

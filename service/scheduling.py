@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
@@ -30,13 +31,15 @@ class Scheduler:
         re-schedules any battle whose projection lags (DESIGN §6)."""
         try:
             if self._store.mark_pending(battle_id):
-                self._enqueue()
+                self.enqueue()
         except (RedisError, OSError) as error:
             log.warning("could not mark battle %s pending (%s); the reconciler will", battle_id, error)
 
-    def _enqueue(self) -> None:
+    def enqueue(self) -> None:
+        """Ask for one coalesced projection run; call when `mark_pending` (or an append) said so."""
         try:
             self._queue.enqueue(PROJECT_PENDING_JOB, job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S)
         except (RedisError, OSError) as error:
             log.warning("could not enqueue the projection job: %s", error)
-            self._store.clear_scheduled()  # so the next command tries to enqueue again
+            with contextlib.suppress(RedisError, OSError):  # else the scheduled flag expires on its own
+                self._store.clear_scheduled()  # so the next command tries to enqueue again
