@@ -8,18 +8,20 @@ from rules.dice import Dice
 from rules.pathfinder import (
     aim,
     assault,
+    assemble,
     breaching,
     creatures,
     crew,
+    disable,
     fire,
     indirect,
     load,
     magic,
     movement,
     placement,
+    repair,
     structures,
     time,
-    upkeep,
     wind,
 )
 from rules.pathfinder.commands import (
@@ -74,7 +76,7 @@ def decide(command: Command, state: PfState, dice: Dice) -> Outcome:
         case CastEngineSpell():
             return magic.cast_engine_spell(command, state, dice)
         case Assemble():
-            return upkeep.assemble(command, state, dice)
+            return assemble.assemble(command, state, dice)
         case MoveEngine():
             return movement.move_engine(command, state, dice)
         case Load():
@@ -86,9 +88,9 @@ def decide(command: Command, state: PfState, dice: Dice) -> Outcome:
         case Observe():
             return indirect.observe(command, state, dice)
         case Repair():
-            return upkeep.repair(command, state, dice)
+            return repair.repair(command, state, dice)
         case Disable():
-            return upkeep.disable(command, state, dice)
+            return disable.disable(command, state, dice)
         case Ram():
             return assault.ram(command, state, dice)
         case Break():

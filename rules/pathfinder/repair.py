@@ -1,0 +1,108 @@
+"""Repairs (PF-REPAIR-01..04, PF-FEAT-06, PF-BUILD-01): `repair` clears a mishap's broken flag or a
+disabled (or sabotaged) engine after ten minutes of work."""
+
+from __future__ import annotations
+
+from rules.codec import JSON
+from rules.dice import Dice
+from rules.errors import Rejected
+from rules.pathfinder.checks import SkillId, skill_check, untrained
+from rules.pathfinder.commands import Repair
+from rules.pathfinder.engine_stats import craft_dc
+from rules.pathfinder.events import (
+    ActionsSpent,
+    CreaturesBecameBusy,
+    EffectScheduled,
+    EngineBecameBusy,
+    Event,
+)
+from rules.pathfinder.guards import actor_checks
+from rules.pathfinder.lookup import creature, spec_of
+from rules.pathfinder.lookup import engine as get_engine
+from rules.pathfinder.sizes import size_index
+from rules.pathfinder.state import Engine, PfState
+from rules.pathfinder.time import ROUNDS_PER_MINUTE, engine_busy
+from rules.ruleset import Outcome
+
+REPAIR_ROUNDS = 10 * ROUNDS_PER_MINUTE
+DISABLED_DC = 20
+# PF-REPAIR-02: Field Repair DCs by class; the light ranged DC is the option
+FIELD_REPAIR_DC = {
+    ("siege_firearm", "heavy"): 25,
+    ("siege_firearm", "medium"): 30,
+    ("siege_firearm", "light"): 35,
+    ("ranged", "heavy"): 20,
+    ("ranged", "medium"): 25,
+}
+
+
+def repair(command: Repair, state: PfState, dice: Dice) -> Outcome:
+    engine = get_engine(state, command.engine_id)
+    repairer = creature(state, command.by)
+    _check_fields(command, engine)
+    if engine.destroyed:
+        raise Rejected("engine_destroyed")
+    if engine_busy(state, engine):
+        raise Rejected("engine_busy")
+    if command.kind == "broken" and not engine.broken_by_mishap:
+        raise Rejected("engine_not_broken")
+    if command.kind == "disabled" and not (engine.disabled or engine.sabotaged):
+        raise Rejected("engine_not_disabled")
+    if command.method == "field_repair" and not repairer.has_feat("field_repair"):
+        raise Rejected("feat_required")
+    skill: SkillId = command.skill if command.kind == "disabled" else "craft_siege_engine"
+    dc = repair_dc(state, engine, command)
+    if untrained(repairer, skill, dc):
+        raise Rejected("untrained_skill")
+    actor_checks(state, repairer, "full_round")
+    check = skill_check(dice, repairer, skill, dc, take_10=command.take_10)
+    # PF-REPAIR-04: both stay busy for the whole work, even when it fails
+    ends = state.round + REPAIR_ROUNDS
+    events: list[Event] = [
+        ActionsSpent(creature_ids=(repairer.id,), action="full_round"),
+        CreaturesBecameBusy(creature_ids=(repairer.id,), until_round=ends),
+        EngineBecameBusy(engine_id=engine.id, until_round=ends),
+    ]
+    if check.success:
+        events.append(
+            EffectScheduled(kind="repair", due_round=ends, entity_id=engine.id, detail=command.kind)
+        )
+    result: dict[str, JSON] = {
+        "dc": dc,
+        "check": check.to_wire(),
+        "success": check.success,
+        "completes_at_round": ends,
+    }
+    verdict = "succeeds" if check.success else "fails"
+    summary = f"{repairer.id} repairs {engine.id} ({command.kind}): {verdict}, done at round {ends}"
+    return Outcome(result=result, summary=summary, events=tuple(events))
+
+
+def _check_fields(command: Repair, engine: Engine) -> None:
+    """`method` only for broken, `skill` only for disabled; Field Repair has DCs for ranged engines only."""
+    if command.kind == "disabled" and command.method != "craft":
+        raise Rejected("invalid_field")
+    if command.kind == "broken" and command.skill != "craft_siege_engine":
+        raise Rejected("invalid_field")
+    if command.method == "field_repair" and not spec_of(engine).is_ranged:
+        raise Rejected("invalid_field")
+
+
+def repair_dc(state: PfState, engine: Engine, command: Repair) -> int:
+    """PF-REPAIR-01..03: the Craft DC of the engine, the Field Repair class DC, or 20 for disabled."""
+    if command.kind == "disabled":
+        return DISABLED_DC
+    if command.method == "craft":
+        return craft_dc(engine.masterwork)
+    kind = "siege_firearm" if spec_of(engine).is_siege_firearm else "ranged"
+    weight = field_repair_weight(engine.size)
+    if (kind, weight) == ("ranged", "light"):
+        return state.options.field_repair_light_ranged_dc
+    return FIELD_REPAIR_DC[(kind, weight)]
+
+
+def field_repair_weight(size: str) -> str:
+    """PF-REPAIR-02: Large = light, Huge = medium, Gargantuan or larger = heavy."""
+    if size_index(size) <= size_index("L"):
+        return "light"
+    return "medium" if size == "H" else "heavy"
