@@ -20,19 +20,17 @@ class StoreConfig:
     """`redis_url` None means: start the embedded server with its data in `data_dir`."""
 
     redis_url: str | None = None
-    redis_cluster: bool = False  # the event store is a Redis Cluster (keys are hash-tagged per battle)
     queue_redis_url: str | None = None  # RQ cannot run on Redis Cluster, so the queue may live elsewhere
     data_dir: Path = Path("./var")
     durable: bool = False  # AOF `appendfsync always`: an acknowledged command survives a Redis crash
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> StoreConfig:
-        """REDIS_URL, REDIS_CLUSTER, QUEUE_REDIS_URL (default: REDIS_URL), SIEGE_DATA_DIR, SIEGE_DURABLE."""
+        """REDIS_URL, QUEUE_REDIS_URL (default: REDIS_URL), SIEGE_DATA_DIR (default ./var), SIEGE_DURABLE."""
         source = os.environ if env is None else env
         redis_url = source.get("REDIS_URL") or None
         return cls(
             redis_url=redis_url,
-            redis_cluster=_switch(source.get("REDIS_CLUSTER")),
             queue_redis_url=source.get("QUEUE_REDIS_URL") or redis_url,
             data_dir=Path(source.get("SIEGE_DATA_DIR") or "./var"),
             durable=_switch(source.get("SIEGE_DURABLE")),

@@ -33,12 +33,6 @@ def test_the_durable_profile_is_a_boolean_switch(word: str, durable: bool) -> No
     assert config.durable is durable and config.data_dir == Path("/data/siege")
 
 
-def test_a_cluster_is_named_by_a_switch_beside_its_url() -> None:
-    config = StoreConfig.from_env({"REDIS_URL": "redis://node-1:7000/0", "REDIS_CLUSTER": "yes"})
-    assert config.redis_cluster and config.redis_url == "redis://node-1:7000/0"
-    assert not StoreConfig.from_env({}).redis_cluster
-
-
 def test_connecting_does_not_touch_the_network_until_first_use() -> None:
     client = connect(f"redis://127.0.0.1:{free_port()}/0")
     with pytest.raises(redis.ConnectionError):
