@@ -1,0 +1,151 @@
+"""Special ammunition (PF-AMMO-01..11)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conftest import TableFactory
+from tests.harness import Table
+from tests.rules.pathfinder.given import (
+    PROFICIENT,
+    aimed_engine,
+    applied,
+    at,
+    creature,
+    crew,
+    effect,
+    engine,
+    fire,
+    rejected,
+    setup,
+    skill,
+    square,
+    who,
+)
+
+SKILLED = {"bab": 5, "skills": {"knowledge_engineering": skill(3, 9)}, **PROFICIENT}
+
+
+def lobbing(rules_table: TableFactory, ammunition: str, *more: dict[str, Any]) -> Table:
+    t = rules_table("pathfinder")
+    setup(
+        t,
+        creature("al", **SKILLED),
+        creature("c2", x=1),
+        aimed_engine("lc", "catapult_light", square(0, 20), ammunition=ammunition),
+        crew("lc", "al", "c2"),
+        *more,
+    )
+    return t
+
+
+@pytest.mark.rule("PF-AMMO-02", "PF-AMMO-11", "PF-CRIT-03")
+def test_alchemists_fire_burns_wooden_engines_and_spares_metal_ones(rules_table: TableFactory) -> None:
+    t = lobbing(
+        rules_table,
+        "alchemists_fire",
+        engine("wood", "ballista_light", y=20),
+        engine("iron", "cannon", x=1, y=20),
+        engine("far", "ballista_light", y=26),
+    )
+    shot = applied(t, fire("lc", {"targeting": [20], "confirm": [15], "damage": [3, 3, 3, 3, 1, 1, 1, 1]}))
+    assert (shot["critical_multiplier"], shot["damage"]["total"], shot["damage"]["base"]) == (2, 16, 12)
+    assert [
+        (e["entity_id"], e["zone"], e["damage_in"], e["hardness_applied"], e["conditions_added"])
+        for e in shot["effects"]
+    ] == [
+        ("wood", "target", 16, 0, ["on_fire"]),
+        ("far", "outer", 6, 0, []),
+    ]
+
+
+@pytest.mark.rule("PF-AMMO-04")
+def test_liquid_ice_leaves_objects_alone(rules_table: TableFactory) -> None:
+    t = lobbing(rules_table, "liquid_ice", engine("cart", "ballista_light", y=20))
+    shot = applied(t, fire("lc", {"targeting": [10], "damage": [1] * 4}))
+    assert shot["effects"] == []
+
+
+@pytest.mark.rule("PF-AMMO-01", "PF-AMMO-05")
+def test_the_plague_bundle_uses_the_engine_dice_halved(rules_table: TableFactory) -> None:
+    t = lobbing(rules_table, "plague_bundle", creature("p", hp=30, y=20), creature("q", hp=30, y=21))
+    outcome = t.send(fire("lc", {"targeting": [10], "damage": [3, 3, 3, 2]}))
+    assert [r["die"] for r in outcome["rolls"] if r["slot"] == "damage"] == ["d6"] * 4
+    shot = outcome["result"]
+    assert (shot["damage"]["total"], [e["entity_id"] for e in shot["effects"]]) == (5, ["p"])
+
+
+@pytest.mark.rule("PF-AMMO-06")
+def test_smoke_shot_places_a_fog_cloud_on_the_landing_square(rules_table: TableFactory) -> None:
+    outcome = lobbing(rules_table, "smoke_shot").send(fire("lc", {"targeting": [2], "damage": [1, 1]}))
+    assert outcome["result"]["square_conditions"] == [{"square": at(0, 20), "condition": "fog_cloud"}]
+    assert [c["event"] for c in outcome["changes"]].count("SquareConditionPlaced") == 1
+
+
+@pytest.mark.rule("PF-AMMO-10", "PF-MISHAP-02")
+def test_explode_before_launch_happens_even_on_a_broken_engine(rules_table: TableFactory) -> None:
+    t = rules_table("pathfinder")
+    setup(
+        t,
+        creature("al", **SKILLED, hp=30),
+        creature("c2", x=1),
+        aimed_engine("lc", "catapult_light", square(0, 20), ammunition="bomb", broken=True),
+        crew("lc", "al", "c2"),
+    )
+    shot = applied(t, fire("lc", {"targeting": [1], "damage": [1] * 6}))
+    assert (shot["mishap"], shot["explode_before_launch"], shot["damage"]["total"]) == (True, True, 4)
+    assert [e["entity_id"] for e in shot["effects"]] == ["al", "c2", "lc"]
+
+
+@pytest.mark.rule("PF-AMMO-09")
+def test_the_entangling_bolt_cannot_target_objects(rules_table: TableFactory) -> None:
+    t = rules_table("pathfinder")
+    setup(
+        t,
+        creature("eb", **PROFICIENT),
+        aimed_engine("lb", "ballista_light", ammunition="entangling_bolt"),
+        crew("lb", "eb"),
+        engine("cart", "ram_large", y=3),
+        creature("ogre", size="H", y=5),
+    )
+    assert rejected(t, fire("lb", target={"engine_id": "cart"})) == "target_size_invalid"
+    assert applied(t, fire("lb", {"attack": [2]}, target=who("ogre")))["hit"] is False
+
+
+@pytest.mark.rule("PF-AMMO-07", "PF-MISFIRE-01")
+def test_a_blast_shot_with_one_hit_never_misfires(rules_table: TableFactory) -> None:
+    t = rules_table("pathfinder")
+    setup(
+        t,
+        creature("cg", bab=4, proficiencies=["firearms"]),
+        creature("c2"),
+        creature("t1", hp=40, y=2),
+        creature("t2", hp=40, y=3),
+        aimed_engine("cn", "cannon", who("t1"), ammunition="blast_shot"),
+        crew("cn", "cg", "c2"),
+    )
+    shot = applied(t, fire("cn", {"attack": [1, 15], "damage": [1] * 6}, target_ids=["t1", "t2"]))
+    assert (shot["misfire"], shot["hit"], [p["hit"] for p in shot["per_target"]]) == (
+        False,
+        True,
+        [False, True],
+    )
+    assert [e["entity_id"] for e in shot["effects"]] == ["t2"] and effect(shot, "t2")["hp_after"] == 34
+
+
+@pytest.mark.rule("PF-AMMO-07")
+def test_blast_shot_needs_its_target_list(rules_table: TableFactory) -> None:
+    t = rules_table("pathfinder")
+    setup(
+        t,
+        creature("cg", proficiencies=["firearms"]),
+        creature("c2"),
+        creature("t1", y=2),
+        aimed_engine("cn", "cannon", who("t1"), ammunition="blast_shot"),
+        crew("cn", "cg", "c2"),
+    )
+    assert rejected(t, fire("cn")) == "invalid_field"
+    assert rejected(t, fire("cn", target_ids=[])) == "invalid_field"
+    assert rejected(t, fire("cn", target_ids=["t1", "t1"])) == "invalid_field"
