@@ -59,4 +59,4 @@ def create_app(
 def _redis_store(config: ServiceConfig) -> EventStore:
     from eventstore.redis_store import RedisEventStore  # only when no store is handed in
 
-    return RedisEventStore(connect(config.redis_url, cluster=config.store.redis_cluster))
+    return RedisEventStore(connect(config.redis_url))
