@@ -21,8 +21,12 @@ def canonical_json(value: JSON) -> str:
 
 
 def encode(value: Any) -> JSON:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode(getattr(value, f.name)) for f in _fields(type(value))}
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    names = _dataclass_names(kind)
+    if names is not None:
+        return {name: encode(getattr(value, name)) for name in names}
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, Mapping):
@@ -30,6 +34,17 @@ def encode(value: Any) -> JSON:
     if isinstance(value, (tuple, list, frozenset, set)):
         return [encode(v) for v in value]
     return value
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+@cache
+def _dataclass_names(kind: type) -> tuple[str, ...] | None:
+    """Field names of a dataclass type, or None; looked up once per type (encode is on the fold path)."""
+    if dataclasses.is_dataclass(kind):
+        return tuple(f.name for f in dataclasses.fields(kind))
+    return None
 
 
 def decode(tp: Any, data: JSON) -> Any:

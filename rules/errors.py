@@ -1,7 +1,7 @@
 """The one way a decider refuses a command: raise Rejected with the spec's reason code."""
 
 
-class Rejected(Exception):  # noqa: N818 - a rules outcome, not a programming error
+class Rejected(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
