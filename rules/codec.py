@@ -21,7 +21,7 @@ def canonical_json(value: JSON) -> str:
 
 
 def encode(value: Any) -> JSON:
-    kind = type(value)
+    kind: type = type(value)
     if kind in _SCALARS:
         return value
     names = _dataclass_names(kind)
