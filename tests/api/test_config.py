@@ -1,0 +1,65 @@
+"""Configuration comes from the environment in one place: ServiceConfig.from_env, used by service.wsgi."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from service.config import LOCAL_REDIS, ServiceConfig
+from service.deps import EXTENSION
+
+
+def test_defaults_without_any_variable() -> None:
+    config = ServiceConfig.from_env({})
+
+    assert config == ServiceConfig()
+    assert config.redis_url == config.queue_url == LOCAL_REDIS
+    assert config.api_key is None
+
+
+def test_every_variable_is_read() -> None:
+    env = {
+        "REDIS_URL": "redis://store:6379/1",
+        "QUEUE_REDIS_URL": "redis://queue:6379/0",
+        "SIEGE_API_KEY": "k",
+        "SIEGE_MAX_BODY_BYTES": "1024",
+        "SIEGE_MAX_WAIT_S": "2.5",
+        "SIEGE_PAGE_DEFAULT": "10",
+        "SIEGE_PAGE_MAX": "20",
+        "SIEGE_BATTLE_CACHE": "5",
+    }
+
+    config = ServiceConfig.from_env(env)
+
+    assert (config.redis_url, config.queue_url, config.api_key) == (
+        "redis://store:6379/1",
+        "redis://queue:6379/0",
+        "k",
+    )
+    assert (config.max_body_bytes, config.max_wait_s) == (1024, 2.5)
+    assert (config.page_default, config.page_max, config.battle_cache_size) == (10, 20, 5)
+
+
+def test_the_queue_defaults_to_the_store_server() -> None:
+    assert ServiceConfig.from_env({"REDIS_URL": "redis://store:6379/1"}).queue_url == "redis://store:6379/1"
+
+
+@pytest.mark.parametrize(
+    "name, value", [("SIEGE_MAX_BODY_BYTES", "lots"), ("SIEGE_PAGE_MAX", "0"), ("SIEGE_MAX_WAIT_S", "-1")]
+)
+def test_a_bad_value_names_its_variable(name: str, value: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        ServiceConfig.from_env({name: value})
+
+
+def test_the_wsgi_module_builds_the_app_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, redis_url: str
+) -> None:
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    monkeypatch.setenv("SIEGE_MAX_WAIT_S", "2")
+
+    wsgi = importlib.reload(importlib.import_module("service.wsgi"))
+
+    assert wsgi.app.extensions[EXTENSION].config.max_wait_s == 2
+    assert wsgi.app.test_client().get("/readyz").status_code == 200
