@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from bench.biglog import extend
+from bench.lag import LagProbe
 from bench.load import Target, paced, percentile, throughput
 from bench.stack import Bench
 from eventstore.config import connect
@@ -45,7 +46,8 @@ def create_battles(bench: Bench, count: int) -> list[tuple[str, str]]:
 def ingest(bench: Bench, battles: Sequence[tuple[str, str]], seconds: float) -> tuple[list[Row], float]:
     baseline = throughput(bench.baseline_url, [Target("/xadd", "none")], COMMAND, seconds)
     targets = [Target(f"/battles/{b}/commands", token) for b, token in battles]
-    service = throughput(bench.service_url, targets, COMMAND, seconds)
+    with LagProbe(bench.service_url, bench.redis_url, battles) as probe:
+        service = throughput(bench.service_url, targets, COMMAND, seconds)
     ratio = service.rate / baseline.rate if baseline.rate else float("nan")
     rows = [
         Row(f"ingest: baseline (Flask + XADD), {baseline.tool}", f"{baseline.rate:,.0f} req/s"),
@@ -54,6 +56,11 @@ def ingest(bench: Bench, battles: Sequence[tuple[str, str]], seconds: float) -> 
             f"{service.rate:,.0f} req/s ({service.errors} non-2xx)",
         ),
         Row("ingest ratio, service ÷ baseline", f"{ratio:.2f}", "≥ 0.8"),
+        Row(
+            f"projection lag during that load ({len(probe.lags_ms)} probes, 202 → outcome readable)",
+            f"p50 {percentile(probe.lags_ms, 50):.0f} ms, p99 {percentile(probe.lags_ms, 99):.0f} ms",
+            "p99 ≤ 250 ms",
+        ),
     ]
     return rows, service.rate
 
