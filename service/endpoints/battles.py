@@ -8,6 +8,7 @@ from flask import Response, request
 
 from schemas.battles import BattleCreateSchema
 from schemas.views import BattleCreatedSchema, BattleSummarySchema
+from service.battle_view import battle_summary
 from service.creation import create_battle
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
@@ -45,17 +46,4 @@ def summary(battle_id: str) -> Response:
     headers = {"ETag": quoted(head.hash)}
     if head.hash in (entity_tags(request.headers.get("If-None-Match")) or ()):
         return Response(status=304, headers=headers)
-    projection = deps.store.projection(battle_id)
-    body = {
-        "id": battle_id,
-        "ruleset": created.data["ruleset"],
-        "rules_version": created.data["rules_version"],
-        "name": created.data.get("name"),
-        "options": created.data["options"],
-        "dice_commitment": created.data["dice_commitment"],
-        "created_at": created.recorded_at,
-        "version": head.version,
-        "head_hash": head.hash,
-        "projected_version": projection.version if projection else 0,
-    }
-    return json_response(body, 200, headers)
+    return json_response(battle_summary(deps, battle_id, created, head), 200, headers)
