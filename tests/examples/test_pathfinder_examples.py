@@ -454,7 +454,6 @@ def test_ex_pf_10_targeting_check_totals(
 @example("EX-PF-11")
 @rule("PF-INDIRECT-05", "PF-INDIRECT-06", "PF-INDIRECT-04", "PF-FEAT-03", "PF-LOAD-01", "PF-LOAD-04")
 @rule("PF-MOVE-01", "PF-MOVE-06", "PF-SCATTER-01", "PF-TIME-02")
-@pending
 def test_ex_pf_11_successive_shots_seen_misses_an_observer_a_hit_a_move(new_table: TableFactory) -> None:
     lead = {
         "skills": K(10, 10),
@@ -683,7 +682,6 @@ def test_ex_pf_12_critical_hits(new_table: TableFactory) -> None:
 @example("EX-PF-13")
 @rule("PF-MISHAP-01", "PF-MISHAP-02", "PF-GEN-07", "PF-DEF-05", "PF-MOVE-01", "PF-MOVE-04", "PF-SCATTER-04")
 @rule("PF-FEAT-02")
-@pending
 def test_ex_pf_13_mishap_on_a_natural_one_broken_speed_siege_engineer(new_table: TableFactory) -> None:
     dice = {"targeting": [1], "scatter_direction": [2], "scatter_distance": [2], "damage": [1, 2, 3, 4]}
 
@@ -977,7 +975,6 @@ def test_ex_pf_23_siege_towers_armor_speed_capacity_collapse(new_table: TableFac
 
 @example("EX-PF-24")
 @rule("PF-DIRECT-04", "PF-ASSAULT-08", "PF-CREW-04", "PF-MOVE-01")
-@pending
 def test_ex_pf_24_gallery_cover_and_gallery_speed(new_table: TableFactory) -> None:
     def shooting(target: str) -> Table:
         t = new_table("pathfinder")
@@ -1515,3 +1512,509 @@ def test_ex_pf_37_plague_bundle_and_smoke_shot(new_table: TableFactory) -> None:
     )
     assert [(e["entity_id"], e["hp_after"]) for e in misfired["effects"]] == [("al", 26)]
     assert misfired["square_conditions"] == [{"square": at(0, 0), "condition": "fog_cloud"}]
+
+
+def _assemble(engine_id: str, *workers: str, **fields: Any) -> dict[str, Any]:
+    return {"type": "assemble", "engine_id": engine_id, "worker_ids": list(workers), **fields}
+
+
+@example("EX-PF-18")
+@rule("PF-ASSEMBLE-01", "PF-ASSEMBLE-02", "PF-ASSEMBLE-03", "PF-ASSEMBLE-05", "PF-FEAT-04", "PF-TIME-01")
+@rule("PF-TIME-03", "PF-TIME-04", "PF-GEN-13")
+def test_ex_pf_18_assembly_workers_double_time_siege_commander_failure(new_table: TableFactory) -> None:
+    craft = {"craft_siege_engine": skill(1, 2)}
+
+    def yard(catalog_id: str = "catapult_standard") -> Table:
+        t = new_table("pathfinder")
+        setup(
+            t,
+            *(creature(f"w{n}", skills=craft) for n in range(1, 13)),
+            creature(
+                "boss", skills={"craft_siege_engine": skill(5, 7), **K(5, 5)}, feats=["siege_commander"]
+            ),
+            creature("u1"),
+            engine("cat", catalog_id, assembled=False),
+        )
+        return t
+
+    def workers(n: int) -> list[str]:
+        return [f"w{i}" for i in range(1, n + 1)]
+
+    for catalog_id, crew_ids, fields, checks, result, duration in (
+        ("catapult_standard", workers(6), {}, [10] * 6, "assembled", 1200),
+        ("catapult_standard", workers(3), {}, [10] * 3, "assembled_double_time", 2400),
+        ("catapult_standard", ["boss", *workers(5)], {"leader_id": "boss"}, [4] * 6, "assembled", 600),
+        (
+            "catapult_standard",
+            ["boss", "w1", "w2"],
+            {"leader_id": "boss"},
+            [5] * 3,
+            "assembled_double_time",
+            1200,
+        ),
+        ("catapult_standard", workers(6), {}, [10, 10, 1, 1, 1, 1], "failed", 600),
+        ("catapult_heavy", workers(8), {}, [10] * 8, "assembled", 2400),
+        ("siege_tower_colossal", workers(12), {}, [10] * 12, "assembled", 4800),
+        ("catapult_light", workers(4), {}, [10] * 4, "assembled", 600),
+    ):
+        outcome = applied(
+            yard(catalog_id), _assemble("cat", *crew_ids, **fields) | {"dice": {"check": checks}}
+        )
+        assert (outcome["result"], outcome["duration_rounds"], outcome["completes_at_round"]) == (
+            result,
+            duration,
+            duration + 1,
+        ), (catalog_id, crew_ids)
+    boss = applied(
+        yard(), _assemble("cat", "boss", *workers(5), leader_id="boss") | {"dice": {"check": [4] * 6}}
+    )
+    assert [c["total"] for c in boss["checks"]] == [15] + [10] * 5
+    assert rejected(yard(), _assemble("cat", "w1", "w2")) == "too_few_workers"
+    assert rejected(yard(), _assemble("cat", "w1", "w2", "u1", take_10=["u1"])) == "untrained_cannot_take_10"
+    t = yard()
+    setup(t, engine("cat2", "catapult_standard"))
+    first = applied(t, _assemble("cat", *workers(6)) | {"dice": {"check": [10] * 6}})
+    assert (first["required_workers"], first["successful_workers"], first["replaced_by_spell"]) == (6, 6, 0)
+    assert rejected(t, _assemble("cat2", "w1", "w7", "w8") | {"dice": {"check": [10] * 3}}) == "creature_busy"
+    done = applied(t, advance(1200))
+    assert done["round_after"] == 1201
+    assert done["completed"] == [
+        {"round": 1201, "kind": "assembly", "entity_id": "cat", "effect": {"assembled": True}}
+    ]
+    failed = yard()
+    applied(failed, _assemble("cat", *workers(6)) | {"dice": {"check": [10, 10, 1, 1, 1, 1]}})
+    assert rejected(failed, _assemble("cat", *workers(12)[6:]) | {"dice": {"check": [10] * 6}}) == (
+        "assembly_in_progress"
+    )
+
+
+@example("EX-PF-19")
+@rule(
+    "PF-DISABLE-01", "PF-DISABLE-03", "PF-REPAIR-03", "PF-REPAIR-04", "PF-TIME-03", "PF-TIME-04", "PF-GEN-13"
+)
+def test_ex_pf_19_disabling_and_fixing(new_table: TableFactory) -> None:
+    t = new_table("pathfinder")
+    setup(
+        t,
+        creature("c1", **PROFICIENT),
+        creature("c2"),
+        creature("rogue", skills={"disable_device": skill(4, 10)}),
+        creature("smith", skills=K(2, 9)),
+        creature("oaf"),
+        aimed_engine("lc", "catapult_light", square(0, 20)),
+        crew("lc", "c1", "c2"),
+    )
+    done = applied(
+        t,
+        {
+            "type": "disable",
+            "engine_id": "lc",
+            "by": "rogue",
+            "mode": "inoperable",
+            "dice": {"disable_rounds": [2, 3], "check": [12]},
+        },
+    )
+    assert (
+        done["rounds"],
+        done["dc"],
+        done["check"]["total"],
+        done["success"],
+        done["effective_at_round"],
+    ) == (
+        5,
+        20,
+        22,
+        True,
+        6,
+    )
+    later = applied(t, advance(5))
+    assert later["round_after"] == 6
+    assert [(c["kind"], c["entity_id"], c["effect"]) for c in later["completed"]] == [
+        ("disable", "lc", {"disabled": True})
+    ]
+    assert rejected(t, fire("lc")) == "engine_disabled"
+    fix = {"type": "repair", "engine_id": "lc", "kind": "disabled"}
+    assert rejected(t, fix | {"by": "oaf", "skill": "disable_device"}) == "untrained_skill"
+    smith = fix | {"by": "smith", "skill": "knowledge_engineering"}
+    failed = applied(t, smith | {"dice": {"check": [5]}})
+    assert (failed["check"]["total"], failed["success"], failed["completes_at_round"]) == (14, False, 106)
+    assert rejected(t, smith) == "engine_busy"
+    applied(t, advance(100))
+    fixed = applied(t, smith | {"dice": {"check": [15]}})
+    assert (fixed["check"]["total"], fixed["success"], fixed["completes_at_round"]) == (24, True, 206)
+    finished = applied(t, advance(100))
+    assert [(c["kind"], c["entity_id"]) for c in finished["completed"]] == [("repair", "lc")]
+    assert rejected(t, load("lc", ("c2", 1))) == "already_loaded"  # the engine checks pass again
+
+
+@example("EX-PF-20")
+@rule("PF-DISABLE-01", "PF-DISABLE-02", "PF-DISABLE-03", "PF-TIME-03")
+def test_ex_pf_20_sabotage_fails_minutes_after_the_next_use(new_table: TableFactory) -> None:
+    t = new_table("pathfinder")
+    setup(
+        t,
+        creature("a1", **PROFICIENT),
+        creature("rogue", skills={"disable_device": skill(4, 10)}),
+        creature("dummy", hp=30, y=4),
+        aimed_engine("lb", "ballista_light"),
+        crew("lb", "a1"),
+    )
+    plot = applied(
+        t,
+        {
+            "type": "disable",
+            "engine_id": "lb",
+            "by": "rogue",
+            "mode": "sabotage",
+            "dice": {"disable_rounds": [1, 1], "check": [10]},
+        },
+    )
+    assert (plot["check"]["total"], plot["success"], plot["effective_at_round"], plot["mode"]) == (
+        20,
+        True,
+        3,
+        "sabotage",
+    )
+    assert applied(t, advance(2))["completed"][0]["effect"] == {"sabotaged": True}
+    shot = applied(
+        t, fire("lb", {"attack": [15], "damage": [2, 2, 2], "sabotage_minutes": [2]}, target=who("dummy"))
+    )
+    assert (
+        shot["roll"]["total"],
+        shot["hit"],
+        shot["damage"]["total"],
+        effect(shot, "dummy")["hp_after"],
+    ) == (
+        13,
+        True,
+        6,
+        24,
+    )
+    assert shot["sabotage"] == {"minutes": 2, "disabled_at_round": 23}
+    failure = applied(t, advance(20))
+    assert [(c["round"], c["kind"], c["entity_id"]) for c in failure["completed"]] == [
+        (23, "sabotage_failure", "lb")
+    ]
+    assert rejected(t, load("lb", ("a1", 1))) == "engine_disabled"
+
+
+@example("EX-PF-36")
+@rule("PF-MOVE-02", "PF-MOVE-05", "PF-ENGINE-07", "PF-MOVE-06", "PF-ASSEMBLE-05")
+def test_ex_pf_36_engines_that_cannot_move_on_their_own(new_table: TableFactory) -> None:
+    t = new_table("pathfinder")
+    setup(
+        t,
+        *(creature(c) for c in ("c1", "c2", "c3")),
+        engine("cs", "catapult_standard", assembled=True, state={"aimed_at": square(0, 40)}),
+        crew("cs", "c1", "c2", "c3"),
+        engine("tr", "trebuchet_light"),
+        engine("bh", "bombard_heavy"),
+        engine("cs2", "catapult_standard"),
+    )
+
+    def move(eid: str, x: int, y: int, **fields: Any) -> dict[str, Any]:
+        return {"type": "move_engine", "engine_id": eid, "to": at(x, y), **fields}
+
+    assert rejected(t, move("cs", 0, 1)) == "immobile"
+    carried = applied(t, move("cs", 0, 40, carried=True))
+    assert (carried["distance_ft"], carried["aim_reset"], carried["speed_ft"]) == (200, True, None)
+    assert rejected(t, move("tr", 0, 40, carried=True)) == "cannot_be_carried"
+    assert rejected(t, move("bh", 0, 40, carried=True)) == "cannot_be_carried"
+    cargo = applied(t, move("cs2", 50, 50))
+    assert (cargo["to"], cargo["speed_ft"]) == (at(50, 50), None)
+    assert applied(t, move("tr", 0, 20))["to"] == at(0, 20)
+
+
+def _ram_yard(new_table: TableFactory, gate: dict[str, Any], helpers: int = 9, **ram: Any) -> Table:
+    t = new_table("pathfinder")
+    ids = [f"r{n}" for n in range(1, helpers + 1)]
+    setup(
+        t,
+        engine("ram", "ram_huge", **ram),
+        creature("brute", str_mod=3),
+        *(creature(r) for r in ids),
+        crew("ram", "brute", *ids),
+        {"type": "add_structure", "id": "g", "kind": "gate", "position": at(0, 1), **gate},
+    )
+    return t
+
+
+@example("EX-PF-21")
+@rule("PF-STRUCT-07", "PF-STRUCT-03", "PF-STRUCT-05", "PF-ASSAULT-03", "PF-ASSAULT-04", "PF-CREW-02")
+def test_ex_pf_21_ram_breaking_gates(new_table: TableFactory) -> None:
+    wood = {"material": "wood", "size": "L"}
+
+    def ram_break(t: Table, roll: int, **fields: Any) -> dict[str, Any]:
+        return applied(
+            t,
+            {
+                "type": "break",
+                "structure_id": "g",
+                "engine_id": "ram",
+                "charging": True,
+                **fields,
+                "dice": {"check": [roll]},
+            },
+        )
+
+    t = _ram_yard(new_table, wood)
+    result = ram_break(t, 4)
+    assert labels(result["check"]) == {"str": 3, "ram_base": 2, "ram_assist": 18, "ram_size": 8}
+    assert (result["dc"], result["check"]["total"], result["success"], result["sabotage"]) == (
+        35,
+        35,
+        True,
+        None,
+    )
+    assert result["structure_after"] == {"broken": True, "breached": True, "hardness": 2}
+    assert rejected(t, {"type": "break", "structure_id": "g", "engine_id": "ram"}) == "action_unavailable"
+    for gate, ram, fields, roll, modifier_total, dc, success in (
+        ({"material": "wood", "size": "H"}, {}, {}, 4, 31, 40, False),
+        ({"material": "wood", "size": "H", "arcane_lock": True}, {}, {}, 4, 31, 50, False),
+        (wood, {}, {"charging": False}, 8, 27, 35, True),
+        (wood, {"improvised": True}, {}, 8, 27, 35, True),
+        ({"material": "stone", "size": "L"}, {"ram_head": "pick"}, {}, 5, 33, 38, True),
+    ):
+        outcome = ram_break(_ram_yard(new_table, gate, **ram), roll, **fields)
+        assert (outcome["check"]["total"] - roll, outcome["dc"], outcome["success"]) == (
+            modifier_total,
+            dc,
+            success,
+        )
+    crowded = ram_break(_ram_yard(new_table, wood, helpers=11), 4)
+    assert (modifier(crowded["check"], "ram_assist"), crowded["check"]["total"], crowded["success"]) == (
+        18,
+        35,
+        True,
+    )
+
+
+@example("EX-PF-22")
+@rule(
+    "PF-ASSAULT-01", "PF-ASSAULT-02", "PF-ASSAULT-03", "PF-CRIT-01", "PF-CRIT-03", "PF-MISHAP-01", "PF-GEN-08"
+)
+@rule("PF-STRUCT-05")
+def test_ex_pf_22_ram_attacks_and_damage(new_table: TableFactory) -> None:
+    def yard(lead: dict[str, Any] | None = None, options: dict[str, Any] | None = None) -> Table:
+        t = new_table("pathfinder", options)
+        setup(
+            t,
+            engine("lr", "ram_large"),
+            creature("lead", bab=3, str_mod=2, **(lead or {})),
+            *(creature(f"k{n}", str_mod=2) for n in range(1, 5)),
+            crew("lr", "lead", "k1", "k2", "k3", "k4"),
+            {
+                "type": "add_structure",
+                "id": "lg",
+                "kind": "gate",
+                "material": "wood",
+                "size": "L",
+                "position": at(0, 1),
+            },
+        )
+        return t
+
+    def ram(t: Table, dice: dict[str, Any], charging: bool = True) -> dict[str, Any]:
+        return applied(
+            t,
+            {
+                "type": "ram",
+                "engine_id": "lr",
+                "target": {"structure_id": "lg"},
+                "charging": charging,
+                "dice": dice,
+            },
+        )
+
+    t = yard()
+    first = ram(t, {"attack": [10], "damage": [3, 4]})
+    assert labels(first["roll"]) == {"bab": 3, "str": 2, "nonproficient": -4}
+    assert (first["kind"], first["mode"], first["roll"]["total"], first["hit"]) == ("ram", "direct", 11, True)
+    assert (first["damage"]["total"], effect(first, "lg")["hp_loss"], effect(first, "lg")["hp_after"]) == (
+        17,
+        12,
+        48,
+    )
+    applied(t, advance())
+    second = ram(t, {"attack": [10], "damage": [3, 4]}, charging=False)
+    assert (modifier(second["roll"], "not_charging"), second["roll"]["total"], second["damage"]["total"]) == (
+        -4,
+        7,
+        13,
+    )
+    assert effect(second, "lg")["hp_after"] == 40
+    assert ram(yard(PROFICIENT), {"attack": [10], "damage": [3, 4]})["roll"]["total"] == 15
+    forced = yard(PROFICIENT, {"ram_always_nonproficient": True})
+    assert ram(forced, {"attack": [10], "damage": [3, 4]})["roll"]["total"] == 11
+    crit = ram(yard(), {"attack": [20], "confirm": [5], "damage": [1, 2, 3, 4, 5, 6]})
+    assert (
+        crit["threat"],
+        crit["confirm"]["total"],
+        crit["critical_multiplier"],
+        crit["damage"]["total"],
+    ) == (
+        True,
+        6,
+        3,
+        51,
+    )
+    assert (effect(crit, "lg")["hp_loss"], effect(crit, "lg")["hp_after"]) == (46, 14)
+    assert effect(crit, "lg")["conditions_added"] == ["broken", "breached"]
+    fumble = ram(yard(), {"attack": [1]})
+    assert (fumble["hit"], fumble["mishap"], fumble["engine_after"]["broken"]) == (False, True, True)
+
+
+@example("EX-PF-25")
+@rule("PF-ASSAULT-06", "PF-ASSAULT-07", "PF-GEN-13", "PF-GEN-09")
+def test_ex_pf_25_corvus_dropping_resetting_dislodging(new_table: TableFactory) -> None:
+    def deployed() -> Table:
+        t = new_table("pathfinder")
+        setup(
+            t,
+            engine("cv", "corvus"),
+            creature("sailor", skills={"profession_siege_engineer": skill(1, 3)}),
+            crew("cv", "sailor"),
+            *(creature(o, saves={"ref": 1}) for o in ("o1", "o2", "o3")),
+            creature("def1", str_mod=4),
+            creature("drv"),
+        )
+        failed = applied(
+            t, {"type": "use_corvus", "engine_id": "cv", "action": "drop", "dice": {"check": [6]}}
+        )
+        assert (failed["check"]["total"], failed["success"], failed["deployed"], failed["needs_reset"]) == (
+            9,
+            False,
+            False,
+            True,
+        )
+        assert (
+            rejected(t, {"type": "use_corvus", "engine_id": "cv", "action": "drop"}) == "corvus_needs_reset"
+        )
+        applied(t, advance())
+        reset = applied(t, {"type": "use_corvus", "engine_id": "cv", "action": "reset"})
+        assert (reset["check"], reset["success"], reset["needs_reset"]) == (None, None, False)
+        applied(t, advance())
+        dropped = applied(
+            t, {"type": "use_corvus", "engine_id": "cv", "action": "drop", "dice": {"check": [7]}}
+        )
+        assert (dropped["check"]["total"], dropped["deployed"]) == (10, True)
+        return t
+
+    dislodge = {"type": "dislodge_corvus", "engine_id": "cv", "occupant_ids": ["o1", "o2", "o3"]}
+    t = deployed()
+    heave = applied(t, dislodge | {"by": "def1", "method": "strength", "dice": {"check": [20]}})
+    assert (heave["dc"], heave["check"]["total"], heave["success"], heave["occupants"]) == (30, 24, False, [])
+    applied(t, advance())
+    drive = applied(
+        t,
+        dislodge
+        | {
+            "by": "drv",
+            "method": "driving",
+            "driving_modifier": 12,
+            "dice": {"check": [18], "save": [14, 15, 3]},
+        },
+    )
+    assert (drive["check"]["total"], drive["success"], drive["margin"], drive["corvus_destroyed"]) == (
+        30,
+        True,
+        0,
+        False,
+    )
+    assert [(o["id"], o["save"]["total"], o["fell"]) for o in drive["occupants"]] == [
+        ("o1", 15, False),
+        ("o2", 16, False),
+        ("o3", 4, True),
+    ]
+    b = deployed()
+    smash = applied(
+        b,
+        dislodge
+        | {
+            "by": "drv",
+            "method": "driving",
+            "driving_modifier": 15,
+            "dice": {"check": [20], "save": [10, 10, 10]},
+        },
+    )
+    assert (smash["check"]["total"], smash["margin"], smash["corvus_destroyed"]) == (35, 5, True)
+    assert [o["fell"] for o in smash["occupants"]] == [True, True, True]
+
+
+@example("EX-PF-33")
+@rule("PF-STRUCT-03", "PF-STRUCT-08", "PF-STRUCT-01")
+def test_ex_pf_33_gates_statistics_and_opening(new_table: TableFactory) -> None:
+    t = new_table("pathfinder")
+    setup(t, *(creature(f"p{n}") for n in range(1, 7)))
+
+    def gate(gid: str, material: str, size: str, **fields: Any) -> dict[str, Any]:
+        return applied(t, _structure(gid, "gate", material, 0, 0, size=size, **fields))
+
+    lwg = gate("lwg", "wood", "L")
+    assert (lwg["ac"], lwg["hardness"], lwg["max_hp"], lwg["break_dc"]) == (4, 5, 60, 35)
+    hsg = gate("hsg", "stone", "H")
+    assert (hsg["ac"], hsg["hardness"], hsg["max_hp"], hsg["break_dc"]) == (3, 8, 225, 43)
+    hsgm = gate("hsgm", "stone", "H", magic_treated=True)
+    assert (hsgm["hardness"], hsgm["max_hp"], hsgm["magic_cost_gp"]) == (16, 450, 4000)
+    lig = gate("lig", "iron", "L")
+    assert (lig["break_dc"], lig["break_dc_suspect"]) == (24, True)
+    gwg = gate("gwg", "wood", "G")
+    assert (gwg["ac"], gwg["max_hp"], gwg["break_dc"]) == (0, 240, 45)
+
+    def operate(gid: str, *who: str) -> dict[str, Any]:
+        return {"type": "operate_gate", "structure_id": gid, "contributors": list(who)}
+
+    opened = applied(t, operate("lwg", "p1", "p2", "p3"))
+    assert (opened["progress"], opened["requirement"], opened["toggled"], opened["open"]) == (
+        3,
+        3,
+        True,
+        True,
+    )
+    assert rejected(t, operate("hsg", "p1", "p2", "p3", "p4")) == "too_many_contributors"
+    slow = applied(t, operate("hsg", "p4", "p5", "p6"))
+    assert (slow["progress"], slow["requirement"], slow["toggled"]) == (3, 30, False)
+    for _ in range(9):
+        applied(t, advance())
+        last = applied(t, operate("hsg", "p4", "p5", "p6"))
+    assert (last["progress"], last["toggled"], last["open"], last["round"]) == (30, True, True, 10)
+
+
+@example("EX-PF-38")
+@rule("PF-ASSAULT-05", "PF-TIME-02")
+def test_ex_pf_38_raising_an_assault_bridge(new_table: TableFactory) -> None:
+    def site() -> Table:
+        t = new_table("pathfinder")
+        setup(
+            t,
+            engine("br", "bridge_assault_huge"),
+            *(creature(f"m{n}") for n in range(1, 6)),
+            creature("hh", size="H"),
+            creature("gg", size="G"),
+        )
+        return t
+
+    def raise_(t: Table, *who: str) -> dict[str, Any]:
+        return {"type": "raise_bridge", "engine_id": "br", "contributors": list(who)}
+
+    a = site()
+    first = applied(a, raise_(a, "m1", "m2", "m3", "m4"))
+    assert (first["units_added"], first["progress"], first["requirement"], first["raised"]) == (
+        1,
+        1,
+        6,
+        False,
+    )
+    assert rejected(a, raise_(a, "m5")) == "too_many_contributors"
+    for _ in range(5):
+        applied(a, advance())
+        last = applied(a, raise_(a, "m1", "m2", "m3", "m4"))
+    assert (last["progress"], last["raised"], last["round"]) == (6, True, 6)
+    assert rejected(a, raise_(a, "m5")) == "bridge_already_raised"
+    b = site()
+    for _ in range(3):
+        step = applied(b, raise_(b, "hh", "gg"))
+        assert step["units_added"] == 2
+        if not step["raised"]:
+            applied(b, advance())
+    assert (step["progress"], step["raised"], step["round"]) == (6, True, 3)
