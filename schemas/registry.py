@@ -1,4 +1,6 @@
-"""Which rulesets have wire schemas; each ruleset module (schemas/epic.py, …) exposes `SCHEMAS`."""
+"""Which rulesets have wire schemas. A ruleset plugs in with a module named in SCHEMA_MODULES that exposes
+`SCHEMAS = RulesetSchemas(...)`; its schema classes carry the ruleset's prefix (`PathfinderFireSchema`), since
+the class name, less `Schema`, is the OpenAPI component name and `fire` exists in both rulesets."""
 
 from __future__ import annotations
 
