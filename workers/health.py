@@ -10,6 +10,8 @@ from typing import Any
 from redis import Redis
 from rq import Worker
 
+from workers import deps
+
 STALE_AFTER = timedelta(seconds=90)  # an idle worker beats every worker_ttl - 15 s (60 s in our command)
 
 
@@ -23,8 +25,6 @@ def healthy_here(connection: Redis[Any], hostname: str | None = None) -> bool:
 
 
 def main() -> int:
-    from workers import deps
-
     return 0 if healthy_here(deps.queue().connection) else 1
 
 

@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 from eventstore.protocol import EventStore, Projection, StoredEntry
 from rules.codec import JSON, canonical_json
 from rules.fold import Battle, Entry, Seeds, decode_battle, encode_battle, project
+from workers import deps
 
 BATCH = 500  # entries folded between two atomic writes of state + outcomes
 SNAPSHOT_EVERY = 256  # versions between snapshots: bounds the fold behind `GET state?at=v`
@@ -28,7 +29,7 @@ class Folded:
 
 def project_pending() -> dict[str, object]:
     """The RQ job, enqueued by dotted path: drain every pending battle (see workers.drain)."""
-    from workers import deps, drain  # drain folds with project_battle: imported here, not at the top
+    from workers import drain  # drain folds with project_battle: imported here, not at the top
 
     return asdict(drain.drain_pending(deps.store(), requeue=deps.requeue_projection))
 

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from rq import Queue
 
 from eventstore.protocol import EventStore, UnknownBattle
+from workers import deps
 from workers.queue import enqueue_projection
 
 log = logging.getLogger("siege.reconcile")
@@ -25,19 +26,15 @@ class Reconciled:
 
 def reconcile(store: EventStore, queue: Queue) -> Reconciled:
     """One pass: mark lagging battles pending and make sure a projection job will see them."""
-    seen = 0
-    lagging: list[str] = []
-    for battle_id in store.battle_ids():
-        seen += 1
-        if _lags(store, battle_id):
-            lagging.append(battle_id)
+    battles = list(store.battle_ids())
+    lagging = [battle_id for battle_id in battles if _lags(store, battle_id)]
     asked = [store.mark_pending(battle_id) for battle_id in lagging]
     # a set flag with no job behind it (a job lost before it ran) would strand the pending set: when no
     # job is waiting, enqueue one even if the flag says a job was scheduled
     enqueued = bool(lagging) and (any(asked) or queue.count == 0)
     if enqueued:
         enqueue_projection(queue)
-    return Reconciled(battles=seen, lagging=lagging, enqueued=enqueued)
+    return Reconciled(battles=len(battles), lagging=lagging, enqueued=enqueued)
 
 
 def _lags(store: EventStore, battle_id: str) -> bool:
@@ -50,14 +47,12 @@ def _lags(store: EventStore, battle_id: str) -> bool:
 
 
 def run_forever(every_s: float, stop: threading.Event) -> None:
-    from workers import deps
-
     store, queue = deps.store(), deps.queue()
     while not stop.is_set():
         try:
             done = reconcile(store, queue)
             if done.lagging:
-                log.info("reconciled %s", asdict(done))
+                log.info("%d of %d battles lag; enqueued: %s", len(done.lagging), done.battles, done.enqueued)
         except Exception:  # a Redis blip must not end the loop that repairs the aftermath of blips
             log.exception("reconcile pass failed")
         stop.wait(every_s)
@@ -70,8 +65,6 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     if args.once:
-        from workers import deps
-
         print(asdict(reconcile(deps.store(), deps.queue())), flush=True)
         return
     stop = threading.Event()

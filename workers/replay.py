@@ -13,6 +13,7 @@ from typing import Literal
 from eventstore.protocol import EventStore, Projection
 from rules.codec import canonical_json
 from rules.fold import encode_battle
+from workers import deps
 from workers.drain import LOCK_TTL_MS
 from workers.projection import BATCH, SNAPSHOT_EVERY, Folded, project_battle, replay_states
 
@@ -37,8 +38,6 @@ class Verdict:
 
 def replay_battle(battle_id: str, mode: Mode = "rebuild") -> dict[str, object]:
     """The RQ job behind `POST /battles/{id}/replays`."""
-    from workers import deps  # the job builds its own dependencies; tests call rebuild / verify
-
     if mode == "verify":
         return asdict(verify(deps.store(), battle_id))
     if mode == "rebuild":
