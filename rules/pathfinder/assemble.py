@@ -60,7 +60,7 @@ def assemble(command: Assemble, state: PfState, dice: Dice) -> Outcome:
     blocked = engine.assembly_blocked_until_round
     if blocked is not None and state.round < blocked:
         raise Rejected("assembly_in_progress")
-    required, table_rounds = TABLE[engine.size]
+    required, table_rounds = TABLE.get(engine.size, TABLE["S"])  # the table starts at Small
     replaced = replaced_by_spell(command.telekinetic_assembly)
     if replaced >= required:
         # PF-ASSEMBLE-04: the spell does all the work; listed workers (and their leader) are ignored
