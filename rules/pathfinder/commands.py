@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from rules.codec import JSON, decode
+from rules.codec import JSON
 from rules.errors import Rejected
 from rules.pathfinder import wire_in
 from rules.pathfinder.sizes import Size
@@ -328,7 +328,7 @@ def parse(command_type: str, data: Mapping[str, JSON]) -> Command:
     if record is None:
         raise Rejected("unknown_command")
     try:
-        command: Command = decode(record, wire_in.normalise(data))
+        command: Command = wire_in.build(record, wire_in.normalise(data))
     except (TypeError, KeyError, ValueError, AttributeError) as error:
         raise Rejected("invalid_field") from error
     return _derived_defaults(command)

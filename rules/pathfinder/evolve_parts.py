@@ -11,17 +11,24 @@ from rules.pathfinder.state import Actions, Engine, EntityKind, PfState
 
 def new_round(state: PfState, round_after: int) -> PfState:
     """PF-TIME-02: every budget is restored; per-round gate and bridge counters start again."""
+    # only records that changed are rebuilt: a long battle folds thousands of rounds
     return replace(
         state,
         round=round_after,
-        creatures=tuple(replace(c, actions=Actions()) for c in state.creatures),
+        creatures=tuple(c if c.actions == FRESH else replace(c, actions=FRESH) for c in state.creatures),
         engines=tuple(_new_round_engine(e) for e in state.engines),
-        structures=tuple(replace(s, gate_operators_this_round=0) for s in state.structures),
+        structures=tuple(
+            s if s.gate_operators_this_round == 0 else replace(s, gate_operators_this_round=0)
+            for s in state.structures
+        ),
     )
 
 
+FRESH = Actions()
+
+
 def _new_round_engine(engine: Engine) -> Engine:
-    if engine.bridge is None:
+    if engine.bridge is None or engine.bridge.contributors_this_round == 0:
         return engine
     return replace(engine, bridge=replace(engine.bridge, contributors_this_round=0))
 

@@ -1,12 +1,20 @@
-"""Wire shapes the commands accept that are not plain records: targets such as {creature_id} or {square}."""
+"""Wire bodies into command records: target shapes such as {creature_id} or {square}, and field converters
+compiled once per record type (parsing runs for every folded entry)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+import types
+import typing
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any, TypeVar
 
 from rules.codec import JSON
 from rules.errors import Rejected
 
+T = TypeVar("T")
+Converter = Callable[[JSON], Any]
 TARGET_KEYS = {"creature_id": "creature", "engine_id": "engine", "structure_id": "structure"}
 
 
@@ -33,3 +41,53 @@ def normalise(data: Mapping[str, JSON]) -> dict[str, JSON]:
     if isinstance(state, Mapping) and "aimed_at" in state:
         body["state"] = {**state, "aimed_at": target_record(state["aimed_at"])}
     return body
+
+
+def build(record: type[T], data: JSON) -> T:
+    """A record from JSON: omitted optional fields take their default; a sent null stays null."""
+    if not isinstance(data, Mapping):
+        raise Rejected("invalid_field")
+    kwargs: dict[str, Any] = {}
+    for name, required, convert in _plan(typing.cast(type, record)):
+        if name in data:
+            kwargs[name] = convert(data[name])
+        elif required:
+            raise Rejected("invalid_field")
+    return record(**kwargs)
+
+
+@cache
+def _plan(record: type) -> tuple[tuple[str, bool, Converter], ...]:
+    hints = typing.get_type_hints(record)
+    return tuple(
+        (
+            f.name,
+            f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+            _converter(hints[f.name]),
+        )
+        for f in dataclasses.fields(record)
+    )
+
+
+def _converter(tp: Any) -> Converter:
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in args if a is not type(None) and typing.get_origin(a) is not typing.Literal]
+        convert = _converter(inner[0]) if inner else _same
+        return lambda value: value if value is None or isinstance(value, str) else convert(value)
+    if origin is tuple:
+        item = _converter(args[0])
+        return lambda value: tuple(item(v) for v in _listed(value))
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return lambda value: build(tp, value)
+    return _same
+
+
+def _same(value: JSON) -> JSON:
+    return value
+
+
+def _listed(value: JSON) -> list[JSON]:
+    if not isinstance(value, list | tuple):
+        raise Rejected("invalid_field")
+    return list(value)
