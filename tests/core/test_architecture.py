@@ -9,7 +9,19 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-IMPURE = {"time", "datetime", "random", "secrets", "os", "socket", "redis", "flask", "rq", "marshmallow", "uuid"}
+IMPURE = {
+    "time",
+    "datetime",
+    "random",
+    "secrets",
+    "os",
+    "socket",
+    "redis",
+    "flask",
+    "rq",
+    "marshmallow",
+    "uuid",
+}
 
 
 def test_import_contracts_hold() -> None:
