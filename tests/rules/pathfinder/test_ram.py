@@ -435,3 +435,21 @@ def test_a_down_crew_member_cannot_charge(rules_table: TableFactory) -> None:
     applied(t, advance())
     # … and can no longer charge with it
     assert rejected(t, ram(dice={"attack": [10]})) == "creature_down"
+
+
+@rule("PF-STRUCT-01", "PF-STRUCT-04", "PF-STRUCT-05", "PF-STRUCT-06", "PF-ASSAULT-02")
+def test_a_rammed_wall_square_lets_the_one_above_fall(rules_table: TableFactory) -> None:
+    t = rams(
+        rules_table,
+        structure("w1", "wall", "iron", state={"hp": 10}),
+        structure("w2", "wall", "iron", stacked_on="w1"),
+    )
+    result = applied(t, ram({"structure_id": "w1"}, {"attack": [10], "damage": [6, 6]}))
+    # 11 vs a wall square's ac 5; w1 starts broken (10 ≤ 45): hardness 5, 22 damage → hp −7
+    w1 = effect(result, "w1")
+    assert (result["roll"]["target_number"], w1["hardness_applied"], w1["hp_after"]) == (5, 5, -7)
+    assert w1["conditions_added"] == ["breached", "destroyed"]
+    assert result["collapse"] == [
+        {"structure_id": "w2", "hp_before": 90, "hp_after": 44, "broken": True, "destroyed": False}
+    ]
+    assert find(t.state(), "structures", "w2")["stacked_on"] is None
