@@ -109,7 +109,8 @@ def aim(engine_id: str, target: dict[str, Any], *pairs: tuple[str, int]) -> dict
 
 
 def fire(engine_id: str, dice: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
-    return {"type": "fire", "engine_id": engine_id, **fields, "dice": dice or {}}
+    """A `fire` command; the dice object is sent only when dice are supplied."""
+    return {"type": "fire", "engine_id": engine_id, **fields, **({"dice": dice} if dice else {})}
 
 
 def advance(rounds: int = 1) -> dict[str, Any]:
