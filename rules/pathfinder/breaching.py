@@ -24,15 +24,7 @@ __all__ = ["break_structure", "operate_gate"]  # operate_gate lives in gates.py
 
 
 def break_structure(command: Break, state: PfState, dice: Dice) -> Outcome:
-    if (command.engine_id is None) == (command.by is None) or (command.engine_id and command.take_10):
-        raise Rejected("invalid_field")  # a ram or a creature, never both; take 10 only alone
-    if command.by is not None and not command.charging:
-        raise Rejected("invalid_field")  # charging is a ram field
-    target = structure(state, command.structure_id)
-    if target.destroyed:
-        raise Rejected("structure_destroyed")
-    if target.break_dc is None:
-        raise Rejected("no_break_dc")
+    target = _target(command, state)
     resolve = _with_ram if command.engine_id is not None else _alone
     check, events = resolve(command, state, target, dice)
     if check.success and not (target.broken and target.breached == _breached(target)):
@@ -42,21 +34,34 @@ def break_structure(command: Break, state: PfState, dice: Dice) -> Outcome:
     if command.engine_id is not None:  # PF-DISABLE-02: drawn last, after the check
         sabotaged, more = sabotage.after_use(after, get_engine(after, command.engine_id), dice)
         events += more
-    final = structure(after, target.id)
     result: dict[str, JSON] = {
         "dc": target.break_dc,
         "check": check.to_wire(),
         "success": check.success,
-        "structure_after": {
-            "broken": final.broken,
-            "breached": final.breached,
-            "hardness": final.effective_hardness,
-        },
+        "structure_after": _after(structure(after, target.id)),
         "sabotage": sabotaged,
     }
     verdict = "broken" if check.success else "holds"
     summary = f"break {target.id}: {check.total} vs DC {target.break_dc}, {verdict}"
     return Outcome(result=result, summary=summary, events=tuple(events))
+
+
+def _target(command: Break, state: PfState) -> Structure:
+    """invalid_field first, then structure_destroyed and no_break_dc (§3.18)."""
+    if (command.engine_id is None) == (command.by is None) or (command.engine_id and command.take_10):
+        raise Rejected("invalid_field")  # a ram or a creature, never both; take 10 only alone
+    if command.by is not None and not command.charging:
+        raise Rejected("invalid_field")  # charging is a ram field
+    target = structure(state, command.structure_id)
+    if target.destroyed:
+        raise Rejected("structure_destroyed")
+    if target.break_dc is None:
+        raise Rejected("no_break_dc")
+    return target
+
+
+def _after(final: Structure) -> dict[str, JSON]:
+    return {"broken": final.broken, "breached": final.breached, "hardness": final.effective_hardness}
 
 
 def _alone(command: Break, state: PfState, target: Structure, dice: Dice) -> tuple[Check, list[Event]]:

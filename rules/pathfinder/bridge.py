@@ -33,6 +33,32 @@ def requirement(bridge: Engine) -> int:
 
 
 def raise_bridge(command: RaiseBridge, state: PfState, dice: Dice) -> Outcome:
+    bridge, so_far, helpers = _checked(command, state)
+    added = sum((units(bridge, h) for h in helpers), Fraction(0))
+    progress = Fraction(so_far.progress_256ths, SCALE) + added
+    needed = requirement(bridge)
+    raised = progress >= needed
+    events = (
+        ActionsSpent(creature_ids=command.contributors, action="full_round"),
+        BridgeProgressed(
+            engine_id=bridge.id,
+            progress_256ths=int(progress * SCALE),
+            raised=raised,
+            contributors_this_round=so_far.contributors_this_round + len(helpers),
+        ),
+    )
+    result: dict[str, JSON] = {
+        "units_added": number(added),
+        "progress": number(progress),
+        "requirement": needed,
+        "raised": raised,
+    }
+    summary = f"{bridge.id}: {number(progress)}/{needed}" + (", raised" if raised else "")
+    return Outcome(result=result, summary=summary, events=events)
+
+
+def _checked(command: RaiseBridge, state: PfState) -> tuple[Engine, Bridge, list[Creature]]:
+    """§3.20 order: engine_destroyed, not_a_bridge, bridge_already_raised, too_many_contributors, actors."""
     ids = command.contributors
     if not ids or len(set(ids)) != len(ids):
         raise Rejected("invalid_field")
@@ -48,24 +74,4 @@ def raise_bridge(command: RaiseBridge, state: PfState, dice: Dice) -> Outcome:
         raise Rejected("too_many_contributors")  # counted over every raise_bridge this round
     helpers = [creature(state, c) for c in ids]
     actors_check(state, helpers, "full_round")
-    added = sum((units(bridge, h) for h in helpers), Fraction(0))
-    progress = Fraction(so_far.progress_256ths, SCALE) + added
-    needed = requirement(bridge)
-    raised = progress >= needed
-    events = (
-        ActionsSpent(creature_ids=ids, action="full_round"),
-        BridgeProgressed(
-            engine_id=bridge.id,
-            progress_256ths=int(progress * SCALE),
-            raised=raised,
-            contributors_this_round=so_far.contributors_this_round + len(ids),
-        ),
-    )
-    result: dict[str, JSON] = {
-        "units_added": number(added),
-        "progress": number(progress),
-        "requirement": needed,
-        "raised": raised,
-    }
-    summary = f"{bridge.id}: {number(progress)}/{needed}" + (", raised" if raised else "")
-    return Outcome(result=result, summary=summary, events=events)
+    return bridge, so_far, helpers

@@ -22,19 +22,8 @@ def requirement(gate: Structure) -> int:
 
 
 def operate_gate(command: OperateGate, state: PfState, dice: Dice) -> Outcome:
+    gate = _checked(command, state)
     ids = command.contributors
-    if not ids or len(set(ids)) != len(ids):
-        raise Rejected("invalid_field")
-    gate = structure(state, command.structure_id)
-    if gate.kind != "gate":
-        raise Rejected("not_a_gate")
-    if gate.breached:
-        raise Rejected("gate_breached")
-    if gate.destroyed:
-        raise Rejected("structure_destroyed")
-    if gate.gate_operators_this_round + len(ids) > OPERATORS_PER_ROUND:
-        raise Rejected("too_many_contributors")  # counted over every operate_gate on it this round
-    actors_check(state, (creature(state, c) for c in ids), "full_round")
     needed = requirement(gate)
     if len(ids) > needed - gate.gate_progress:
         raise Rejected("exceeds_remaining")
@@ -56,6 +45,25 @@ def operate_gate(command: OperateGate, state: PfState, dice: Dice) -> Outcome:
         "toggled": toggled,
         "open": now_open,
     }
-    state_now = "open" if now_open else "closed"
-    summary = f"{gate.id}: {progress}/{needed}" + (f", now {state_now}" if toggled else "")
+    summary = f"{gate.id}: {progress}/{needed}" + (
+        f", now {'open' if now_open else 'closed'}" if toggled else ""
+    )
     return Outcome(result=result, summary=summary, events=events)
+
+
+def _checked(command: OperateGate, state: PfState) -> Structure:
+    """§3.19 order up to the actor checks; `exceeds_remaining` comes last."""
+    ids = command.contributors
+    if not ids or len(set(ids)) != len(ids):
+        raise Rejected("invalid_field")
+    gate = structure(state, command.structure_id)
+    if gate.kind != "gate":
+        raise Rejected("not_a_gate")
+    if gate.breached:
+        raise Rejected("gate_breached")
+    if gate.destroyed:
+        raise Rejected("structure_destroyed")
+    if gate.gate_operators_this_round + len(ids) > OPERATORS_PER_ROUND:
+        raise Rejected("too_many_contributors")  # counted over every operate_gate on it this round
+    actors_check(state, (creature(state, c) for c in ids), "full_round")
+    return gate
