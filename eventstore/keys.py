@@ -30,7 +30,13 @@ def idem(battle_id: str) -> str:
     return f"siege:{{{battle_id}}}:idem"
 
 
+def idem_expiry(battle_id: str) -> str:
+    """Sorted set of idempotency keys by expiry (ms), so expired records in `idem` are pruned."""
+    return f"siege:{{{battle_id}}}:idem:expiry"
+
+
 def tokens(battle_id: str) -> str:
+    """Hash of SHA-256(token) → JSON record {id, role, scope, expires_at, revoked, created_at}."""
     return f"siege:{{{battle_id}}}:tokens"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +13,7 @@ from eventstore.protocol import (
     GENESIS_HASH,
     Appended,
     Head,
+    IdempotencyInFlight,
     IdempotencyMismatch,
     NewEntry,
     Projection,
@@ -22,9 +24,21 @@ from eventstore.protocol import (
 
 @dataclass(slots=True)
 class IdemRecord:
+    """Times are wall-clock seconds, as Redis's TIME is."""
+
     fingerprint: str
     version: int
     hash: str
+    expires: float
+    lease_until: float | None
+    response: str | None = None
+
+    def answer(self, fingerprint: str, now: float) -> Appended:
+        if self.fingerprint != fingerprint:
+            raise IdempotencyMismatch(self.version)
+        if self.response is None and self.lease_until is not None and self.lease_until > now:
+            raise IdempotencyInFlight(self.version)
+        return Appended(version=self.version, hash=self.hash, replayed=True, response=self.response)
 
 
 @dataclass(slots=True)
@@ -44,21 +58,40 @@ class MemoryBattle:
         last = self.log[-1] if self.log else None
         return Head(version=last.version, hash=last.hash) if last else Head(version=0, hash=GENESIS_HASH)
 
-    def append(self, entry: NewEntry, expected_version: int | None, fingerprint: str) -> Appended:
-        key = entry.idempotency_key
+    def append(
+        self,
+        entry: NewEntry,
+        expected_version: int | None,
+        fingerprint: str,
+        retain_s: float = 0.0,
+        lease_s: float = 0.0,
+    ) -> Appended:
+        key, now = entry.idempotency_key, time.time()
         seen = self.idem.get(key) if key else None
-        if seen is not None:
-            if seen.fingerprint != fingerprint:
-                raise IdempotencyMismatch(seen.version)
-            return Appended(version=seen.version, hash=seen.hash, replayed=True)
+        if seen is not None and seen.expires > now:  # an expired record is as good as none
+            return seen.answer(fingerprint, now)
         head = self.head
         if expected_version is not None and expected_version != head.version:
             raise VersionConflict(head.version)
         stored = _stored(head.version + 1, entry, head.hash)
         self.log.append(stored)
         if key:
-            self.idem[key] = IdemRecord(fingerprint=fingerprint, version=stored.version, hash=stored.hash)
+            self.idem = {k: r for k, r in self.idem.items() if r.expires > now}
+            self.idem[key] = IdemRecord(
+                fingerprint=fingerprint,
+                version=stored.version,
+                hash=stored.hash,
+                expires=now + retain_s,
+                lease_until=now + lease_s,
+            )
         return Appended(version=stored.version, hash=stored.hash)
+
+    def record_response(self, key: str, version: int, response: str) -> bool:
+        seen = self.idem.get(key)
+        if seen is None or seen.version != version:
+            return False
+        seen.response, seen.lease_until = response, None
+        return True
 
     def save(self, state: Projection, outcomes: list[tuple[int, str]], snapshots: list[Projection]) -> bool:
         stored = self.state.version if self.state else 0

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 
 from eventstore.memory_log import MemoryBattle
 from eventstore.memory_schedule import MemorySchedule
+from eventstore.memory_tokens import MemoryTokens
 from eventstore.protocol import (
+    IDEMPOTENCY_RETAIN_S,
     SCHEDULED_TTL_S,
     Appended,
     BattleExists,
@@ -18,16 +20,18 @@ from eventstore.protocol import (
     NewEntry,
     Projection,
     StoredEntry,
+    TokenRecord,
     UnknownBattle,
     require_consecutive,
 )
 
 
-class MemoryEventStore(MemorySchedule):
+class MemoryEventStore(MemorySchedule, MemoryTokens):
     """One lock guards the battles; a condition on it wakes `wait_outcome` when projections land."""
 
     def __init__(self, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
-        super().__init__(scheduled_ttl_s=scheduled_ttl_s)
+        MemorySchedule.__init__(self, scheduled_ttl_s=scheduled_ttl_s)
+        MemoryTokens.__init__(self)
         self._battles: dict[str, MemoryBattle] = {}
         self._changed = threading.Condition()
 
@@ -37,14 +41,18 @@ class MemoryEventStore(MemorySchedule):
             raise UnknownBattle(battle_id)
         return battle
 
-    def create_battle(self, battle_id: str, created: NewEntry, server_seed: str) -> Appended:
+    def create_battle(
+        self, battle_id: str, created: NewEntry, server_seed: str, *, token: TokenRecord | None = None
+    ) -> Appended:
         with self._changed:
             if battle_id in self._battles:
                 raise BattleExists(battle_id)
             battle = MemoryBattle(secret=server_seed)
             appended = battle.append(created, None, "")
             self._battles[battle_id] = battle
-            return appended
+        if token is not None:
+            self.add_token(battle_id, token)
+        return appended
 
     def append(
         self,
@@ -54,12 +62,20 @@ class MemoryEventStore(MemorySchedule):
         expected_version: int | None = None,
         fingerprint: str | None = None,
         mark_pending: bool = False,
+        retain_s: float = IDEMPOTENCY_RETAIN_S,
+        lease_s: float = 0.0,
     ) -> Appended:
         with self._changed:
-            appended = self._battle(battle_id).append(entry, expected_version, fingerprint or "")
+            battle = self._battle(battle_id)
+            appended = battle.append(entry, expected_version, fingerprint or "", retain_s, lease_s)
         if mark_pending and not appended.replayed:
             return dataclasses.replace(appended, enqueue=self.mark_pending(battle_id))
         return appended
+
+    def record_response(self, battle_id: str, key: str, version: int, response: str) -> bool:
+        with self._changed:
+            battle = self._battles.get(battle_id)
+            return battle is not None and battle.record_response(key, version, response)
 
     def head(self, battle_id: str) -> Head:
         with self._changed:

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 GENESIS_HASH = "0" * 64
 SCHEDULED_TTL_S = 5  # a lost projection job delays folding by at most this long before appends reschedule
+IDEMPOTENCY_RETAIN_S = 24 * 3600.0  # how long an idempotency key answers with its original response
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -46,7 +47,8 @@ class Head:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Appended:
-    """Where an append landed; `replayed` is true when an idempotency record answered instead.
+    """Where an append landed; `replayed` is true when an idempotency record answered instead, with
+    `response` the one recorded for the key (None when its request never recorded one).
 
     `enqueue` is true when the append was asked to mark the battle pending and no projection job was
     scheduled yet: the caller enqueues one (as with `mark_pending`)."""
@@ -55,6 +57,7 @@ class Appended:
     hash: str
     replayed: bool = False
     enqueue: bool = False
+    response: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -91,6 +94,29 @@ class IdempotencyMismatch(Exception):
         self.version = version
 
 
+class IdempotencyInFlight(Exception):
+    """The idempotency key's first request appended `version` and has not recorded its response yet."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"the request that appended version {version} is still in flight")
+        self.version = version
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TokenRecord:
+    """An access token as stored under `digest`, the SHA-256 of the token: the token itself is never kept.
+
+    `role` is `gm`, `side` or `observer`; `scope` names the side of a side token."""
+
+    digest: str
+    id: str
+    role: str
+    scope: str | None = None
+    expires_at: str | None = None  # UTC ISO 8601; None: never
+    revoked: bool = False
+    created_at: str
+
+
 def require_consecutive(outcomes: Sequence[tuple[int, str]]) -> None:
     """Outcomes handed to `save_projection` must be one run of versions; anything else is a caller bug."""
     versions = [version for version, _ in outcomes]
@@ -99,8 +125,11 @@ def require_consecutive(outcomes: Sequence[tuple[int, str]]) -> None:
 
 
 class EventStore(Protocol):
-    def create_battle(self, battle_id: str, created: NewEntry, server_seed: str) -> Appended:
-        """Write version 1 (`battle_created`) and the secret seed; BattleExists if the id is taken."""
+    def create_battle(
+        self, battle_id: str, created: NewEntry, server_seed: str, *, token: TokenRecord | None = None
+    ) -> Appended:
+        """Write version 1 (`battle_created`), the secret seed and the first token in one step;
+        BattleExists if the id is taken."""
 
     def append(
         self,
@@ -110,11 +139,20 @@ class EventStore(Protocol):
         expected_version: int | None = None,
         fingerprint: str | None = None,
         mark_pending: bool = False,
+        retain_s: float = IDEMPOTENCY_RETAIN_S,
+        lease_s: float = 0.0,
     ) -> Appended:
         """Append atomically: version check, idempotency record (key + fingerprint), hash chain, write.
 
+        A keyed entry's record answers the same key for `retain_s` seconds: the same fingerprint replays
+        (with the recorded response), another one raises IdempotencyMismatch, and until the response is
+        recorded, for at most `lease_s` (0: no lease), the same fingerprint raises IdempotencyInFlight.
         `mark_pending=True` also does `mark_pending(battle_id)` after a new entry lands, in the same
         round trip where the backend can: the ingest hot path then costs one call."""
+
+    def record_response(self, battle_id: str, key: str, version: int, response: str) -> bool:
+        """Keep the response of the request that appended `version` with `key`, ending its lease;
+        False when the key's record is gone or names another version."""
 
     def head(self, battle_id: str) -> Head:
         """The log head; UnknownBattle if the battle does not exist."""
@@ -133,6 +171,18 @@ class EventStore(Protocol):
         """The hex server seed."""
 
     def battle_ids(self) -> Iterator[str]: ...
+
+    # --- access tokens (hashed) ------------------------------------------------------------------------
+    def add_token(self, battle_id: str, token: TokenRecord) -> None:
+        """Keep a token record under its digest; UnknownBattle if the battle does not exist."""
+
+    def token(self, battle_id: str, digest: str) -> TokenRecord | None: ...
+
+    def tokens(self, battle_id: str) -> list[TokenRecord]:
+        """Every token record of the battle, revoked and expired ones included, oldest first."""
+
+    def revoke_token(self, battle_id: str, token_id: str) -> TokenRecord | None:
+        """Mark the token with this id revoked; the revoked record, or None when there is no such id."""
 
     # --- derived keys: outcomes, state, snapshots -------------------------------------------------
     def projection(self, battle_id: str) -> Projection | None: ...

@@ -15,16 +15,18 @@ from eventstore.config import RedisClient
 from eventstore.head_cache import HeadCache
 from eventstore.protocol import (
     GENESIS_HASH,
+    IDEMPOTENCY_RETAIN_S,
     AppendContention,
     Appended,
     BattleExists,
     Head,
-    IdempotencyMismatch,
     NewEntry,
     StoredEntry,
+    TokenRecord,
     UnknownBattle,
-    VersionConflict,
 )
+from eventstore.redis_idem import refusal
+from eventstore.redis_tokens import token_json
 from eventstore.stream_fields import from_fields, from_rows, text, to_fields, version_of
 
 MAX_TRIES = 64  # each retry means another appender won, so the system progresses; this bounds one caller
@@ -40,11 +42,15 @@ class RedisLog:
         self._create_script = lua.register(client, "create")
         self._append_script = lua.register(client, "append")
 
-    def create_battle(self, battle_id: str, created: NewEntry, server_seed: str) -> Appended:
+    def create_battle(
+        self, battle_id: str, created: NewEntry, server_seed: str, *, token: TokenRecord | None = None
+    ) -> Appended:
         digest = entry_hash(1, created, GENESIS_HASH)
         fields = to_fields(created, GENESIS_HASH, digest)
+        granted = [token.digest, token_json(token)] if token else ["", ""]
         created_now = self._create_script(
-            keys=[keys.log(battle_id), keys.secret(battle_id)], args=[server_seed, *fields]
+            keys=[keys.log(battle_id), keys.secret(battle_id), keys.tokens(battle_id)],
+            args=[server_seed, *granted, *fields],
         )
         if not created_now:
             raise BattleExists(battle_id)
@@ -61,8 +67,10 @@ class RedisLog:
         expected_version: int | None = None,
         fingerprint: str | None = None,
         mark_pending: bool = False,
+        retain_s: float = IDEMPOTENCY_RETAIN_S,
+        lease_s: float = 0.0,
     ) -> Appended:
-        script_keys = [keys.log(battle_id), keys.idem(battle_id)]
+        script_keys = [keys.log(battle_id), keys.idem(battle_id), keys.idem_expiry(battle_id)]
         marks_in_script = mark_pending and self._marks_in_script
         if marks_in_script:
             script_keys += [keys.PENDING, keys.SCHEDULED]
@@ -74,8 +82,9 @@ class RedisLog:
             digest = entry_hash(version, entry, prev.hash)
             written = [f"0-{version}", version, digest, battle_id, self._scheduled_ttl_ms]
             fields = [canonical_json(to_fields(entry, prev.hash, digest))]
+            kept = [schedule.ttl_ms(retain_s), max(int(lease_s * 1000), 0)]
             reply = self._append_script(
-                keys=script_keys, args=[*checks, prev.version, prev.hash, *written, *fields]
+                keys=script_keys, args=[*checks, prev.version, prev.hash, *written, *fields, *kept]
             )
             status = text(reply[0])
             if status == "ok":
@@ -91,14 +100,10 @@ class RedisLog:
         return wanted and schedule.mark_pending(self._client, battle_id, self._scheduled_ttl_ms)
 
     def _refused(self, battle_id: str, status: str, reply: list[Any]) -> Appended:
-        if status == "replayed":
-            return Appended(version=int(reply[1]), hash=text(reply[2]), replayed=True)
-        if status == "mismatch":
-            raise IdempotencyMismatch(int(reply[1]))
-        if status == "conflict":
-            raise VersionConflict(int(reply[1]))
-        self._heads.drop(battle_id)
-        raise UnknownBattle(battle_id)
+        if status == "unknown":
+            self._heads.drop(battle_id)
+            raise UnknownBattle(battle_id)
+        return refusal(status, reply)
 
     def head(self, battle_id: str) -> Head:
         rows = self._client.xrevrange(keys.log(battle_id), "+", "-", count=1)

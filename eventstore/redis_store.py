@@ -7,17 +7,21 @@ from typing import TYPE_CHECKING
 from eventstore.config import RedisClient
 from eventstore.protocol import SCHEDULED_TTL_S, EventStore
 from eventstore.redis_derived import RedisDerived
+from eventstore.redis_idem import RedisIdempotency
 from eventstore.redis_log import RedisLog
 from eventstore.redis_schedule import RedisSchedule, ttl_ms
+from eventstore.redis_tokens import RedisTokens
 
 
-class RedisEventStore(RedisLog, RedisDerived, RedisSchedule):
-    """One client, three concerns: each base owns its keys and scripts (see its module)."""
+class RedisEventStore(RedisLog, RedisIdempotency, RedisDerived, RedisSchedule, RedisTokens):
+    """One client, five concerns: each base owns its keys and scripts (see its module)."""
 
     def __init__(self, client: RedisClient, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         RedisLog.__init__(self, client, scheduled_ttl_ms=ttl_ms(scheduled_ttl_s))
+        RedisIdempotency.__init__(self, client)
         RedisDerived.__init__(self, client)
         RedisSchedule.__init__(self, client, scheduled_ttl_s=scheduled_ttl_s)
+        RedisTokens.__init__(self, client)
         self.client = client
 
 

@@ -1,10 +1,13 @@
 -- Append one log entry atomically (DESIGN §3, §4.1-4.3): exists, idempotency, expected version, chain link, write.
--- KEYS[1] log stream, KEYS[2] idempotency hash; optional KEYS[3] pending set, KEYS[4] scheduled flag
--- (single node only: they are not hash-tagged), which mark the battle pending in the same round trip.
+-- KEYS[1] log stream, KEYS[2] idempotency hash, KEYS[3] idempotency expiry zset; optional KEYS[4] pending
+-- set, KEYS[5] scheduled flag (single node only: they are not hash-tagged), which mark the battle pending
+-- in the same round trip.
 -- ARGV[1] expected version ("" = any), ARGV[2] idempotency key ("" = none), ARGV[3] fingerprint,
 -- ARGV[4] prev version the hash was computed on, ARGV[5] prev hash, ARGV[6] new entry ID "0-<v>",
 -- ARGV[7] new version, ARGV[8] new hash, ARGV[9] battle id, ARGV[10] scheduled flag TTL (ms),
--- ARGV[11] the stream field/value pairs as one JSON array (one argument is cheaper to send than 18)
+-- ARGV[11] the stream field/value pairs as one JSON array (one argument is cheaper to send than 18),
+-- ARGV[12] how long the key's record is kept (ms), ARGV[13] how long it counts as in flight (ms)
+-- An idempotency record is {f fingerprint, v version, h hash, x expires (ms), l lease end (ms), r response}.
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 if #last == 0 then
   return {'unknown'}
@@ -19,14 +22,25 @@ for i = #fields - 1, 1, -2 do
   end
 end
 
+local now = 0
 if ARGV[2] ~= '' then
+  local clock = redis.call('TIME')
+  now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
   local record = redis.call('HGET', KEYS[2], ARGV[2])
   if record then
     local seen = cjson.decode(record)
-    if seen.f == ARGV[3] then
+    if not seen.x or tonumber(seen.x) > now then  -- an expired record is as good as none
+      if seen.f ~= ARGV[3] then
+        return {'mismatch', seen.v}
+      end
+      if seen.r then
+        return {'replayed', seen.v, seen.h, seen.r}
+      end
+      if seen.l and tonumber(seen.l) > now then
+        return {'inflight', seen.v}
+      end
       return {'replayed', seen.v, seen.h}
     end
-    return {'mismatch', seen.v}
   end
 end
 
@@ -41,12 +55,21 @@ end
 
 redis.call('XADD', KEYS[1], ARGV[6], unpack(cjson.decode(ARGV[11])))
 if ARGV[2] ~= '' then
-  redis.call('HSET', KEYS[2], ARGV[2], cjson.encode({f = ARGV[3], v = ARGV[7], h = ARGV[8]}))
+  local expires = now + tonumber(ARGV[12])
+  local record = {f = ARGV[3], v = ARGV[7], h = ARGV[8], x = expires, l = now + tonumber(ARGV[13])}
+  redis.call('HSET', KEYS[2], ARGV[2], cjson.encode(record))
+  redis.call('ZADD', KEYS[3], expires, ARGV[2])
+  -- prune a few expired records per keyed append, so the hash stays as small as the retention says
+  local stale = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, 16)
+  for _, key in ipairs(stale) do
+    redis.call('HDEL', KEYS[2], key)
+    redis.call('ZREM', KEYS[3], key)
+  end
 end
 local enqueue = 0
-if #KEYS == 4 then
-  redis.call('SADD', KEYS[3], ARGV[9])
-  if redis.call('SET', KEYS[4], '1', 'NX', 'PX', ARGV[10]) then
+if #KEYS == 5 then
+  redis.call('SADD', KEYS[4], ARGV[9])
+  if redis.call('SET', KEYS[5], '1', 'NX', 'PX', ARGV[10]) then
     enqueue = 1
   end
 end

@@ -16,8 +16,10 @@ from eventstore.protocol import (
     BattleExists,
     EventStore,
     Head,
+    IdempotencyInFlight,
     IdempotencyMismatch,
     Projection,
+    TokenRecord,
     UnknownBattle,
     VersionConflict,
 )
@@ -145,6 +147,59 @@ def test_idempotency_keys_belong_to_one_battle(store: EventStore) -> None:
     battle(store, "b2")
     store.append("b1", command(key="k"), fingerprint="f")
     assert not store.append("b2", command(key="k"), fingerprint="f").replayed
+
+
+def test_a_keyed_append_is_in_flight_until_its_response_is_recorded(store: EventStore) -> None:
+    battle(store)
+    first = store.append("b1", command(key="k"), fingerprint="f", lease_s=30)
+    with pytest.raises(IdempotencyInFlight) as in_flight:
+        store.append("b1", command(key="k"), fingerprint="f", lease_s=30)
+    assert in_flight.value.version == first.version == 2
+    assert store.record_response("b1", "k", 2, '{"status":202}')
+    again = store.append("b1", command(key="k"), fingerprint="f", lease_s=30)
+    assert again.replayed and again.response == '{"status":202}' and again.hash == first.hash
+    assert store.head("b1").version == 2
+
+
+def test_another_body_is_a_mismatch_even_while_the_first_is_in_flight(store: EventStore) -> None:
+    battle(store)
+    store.append("b1", command(key="k"), fingerprint="f", lease_s=30)
+    with pytest.raises(IdempotencyMismatch):
+        store.append("b1", command(key="k"), fingerprint="other", lease_s=30)
+
+
+def test_a_lapsed_lease_replays_without_a_response(store: EventStore) -> None:
+    battle(store)
+    store.append("b1", command(key="k"), fingerprint="f", lease_s=0.05)
+
+    def replayed() -> bool:
+        try:
+            again = store.append("b1", command(key="k"), fingerprint="f", lease_s=0.05)
+        except IdempotencyInFlight:
+            return False
+        return again.replayed and again.response is None and again.version == 2
+
+    assert eventually(replayed)
+    assert store.head("b1").version == 2
+
+
+def test_a_response_is_recorded_only_for_the_version_its_key_answered(store: EventStore) -> None:
+    battle(store)
+    store.append("b1", command(key="k"), fingerprint="f", lease_s=30)
+    assert not store.record_response("b1", "k", 3, "{}")
+    assert not store.record_response("b1", "other", 2, "{}")
+    assert not store.record_response("nope", "k", 2, "{}")
+    with pytest.raises(IdempotencyInFlight):
+        store.append("b1", command(key="k"), fingerprint="f", lease_s=30)
+
+
+def test_an_expired_key_appends_again(store: EventStore) -> None:
+    battle(store)
+    store.append("b1", command(key="k"), fingerprint="f", retain_s=0.05)
+    assert eventually(lambda: not store.append("b1", command(key="k"), fingerprint="f", retain_s=60).replayed)
+    assert store.head("b1").version == 3
+    with pytest.raises(IdempotencyMismatch):  # the new record answers now
+        store.append("b1", command(key="k"), fingerprint="g")
 
 
 def test_the_hash_chain_links_every_entry_and_verifies(store: EventStore) -> None:
@@ -383,3 +438,55 @@ def test_a_crashed_owners_lock_expires(store: EventStore) -> None:
     assert eventually(lambda: store.try_lock("b1", "worker-b", ttl_ms=30_000))
     store.unlock("b1", "worker-a")  # the old owner waking up late must not free the new owner's lock
     assert not store.try_lock("b1", "worker-c", ttl_ms=30_000)
+
+
+# --- access tokens -----------------------------------------------------------------------------------
+
+
+def token(digest: str = "d" * 64, token_id: str = "tok-1", **fields: object) -> TokenRecord:
+    values: dict[str, object] = {"role": "gm", "created_at": "2026-03-01T12:00:00.000Z", **fields}
+    return TokenRecord(digest=digest, id=token_id, **values)  # type: ignore[arg-type]
+
+
+def test_a_battle_is_created_with_its_first_token(store: EventStore) -> None:
+    store.create_battle("b1", created(), SEED, token=token())
+    assert store.token("b1", "d" * 64) == token()
+    assert store.tokens("b1") == [token()]
+
+
+def test_tokens_are_found_by_digest_and_belong_to_one_battle(store: EventStore) -> None:
+    battle(store, "b1")
+    battle(store, "b2")
+    side = token("a" * 64, "tok-2", role="side", scope="attacker", expires_at="2030-01-01T00:00:00.000Z")
+    store.add_token("b1", side)
+    assert store.token("b1", "a" * 64) == side
+    assert store.token("b2", "a" * 64) is None
+    assert store.token("b1", "b" * 64) is None
+    assert store.tokens("b2") == []
+
+
+def test_tokens_are_listed_oldest_first(store: EventStore) -> None:
+    battle(store)
+    later = token("a" * 64, "tok-a", created_at="2026-03-02T00:00:00.000Z")
+    earlier = token("b" * 64, "tok-b", role="observer", created_at="2026-03-01T00:00:00.000Z")
+    store.add_token("b1", later)
+    store.add_token("b1", earlier)
+    assert store.tokens("b1") == [earlier, later]
+
+
+def test_a_token_for_an_unknown_battle_is_refused(store: EventStore) -> None:
+    with pytest.raises(UnknownBattle):
+        store.add_token("nope", token())
+    assert store.token("nope", "d" * 64) is None and store.tokens("nope") == []
+
+
+def test_a_revoked_token_stays_listed_as_revoked(store: EventStore) -> None:
+    battle(store)
+    store.add_token("b1", token())
+    store.add_token("b1", token("e" * 64, "tok-2"))
+    revoked = store.revoke_token("b1", "tok-1")
+    assert revoked == dataclasses.replace(token(), revoked=True)
+    assert store.token("b1", "d" * 64) == revoked
+    assert store.token("b1", "e" * 64) == token("e" * 64, "tok-2")
+    assert store.revoke_token("b1", "tok-9") is None
+    assert store.revoke_token("nope", "tok-1") is None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,9 +14,9 @@ import redis
 from eventstore import keys
 from eventstore.chain import verify_chain
 from eventstore.config import RedisClient
-from eventstore.protocol import Projection
+from eventstore.protocol import Projection, TokenRecord
 from eventstore.redis_store import RedisEventStore
-from tests.eventstore.helpers import battle, command
+from tests.eventstore.helpers import SEED, battle, command, created
 
 
 class CountingRedis(redis.Redis):  # type: ignore[type-arg]
@@ -98,3 +100,28 @@ def test_on_a_cluster_an_append_marks_pending_with_a_second_call(cluster_client:
     assert store.append("b1", command(), mark_pending=True).enqueue
     assert not store.append("b1", command(), mark_pending=True).enqueue
     assert store.take_pending(5) == ["b1"]
+
+
+def test_expired_idempotency_records_are_pruned_by_later_keyed_appends(redis_store: RedisEventStore) -> None:
+    battle(redis_store)
+    redis_store.append("b1", command(key="old"), fingerprint="f", retain_s=0.01)
+    time.sleep(0.05)  # past the retention; only what the store keeps afterwards is asserted
+    redis_store.append("b1", command(key="new"), fingerprint="f", retain_s=60)
+    assert redis_store.client.hkeys(keys.idem("b1")) == [b"new"]
+    assert redis_store.client.zrange(keys.idem_expiry("b1"), 0, -1) == [b"new"]
+
+
+def test_tokens_are_a_hash_of_sha256_digests_to_json_records(redis_store: RedisEventStore) -> None:
+    digest = hashlib.sha256(b"the token").hexdigest()
+    record = TokenRecord(digest=digest, id="tok-1", role="side", scope="defender", created_at="2026-03-01Z")
+    redis_store.create_battle("b1", created(), SEED, token=record)
+    stored = redis_store.client.hgetall(keys.tokens("b1"))
+    assert list(stored) == [digest.encode()]
+    assert json.loads(stored[digest.encode()]) == {
+        "id": "tok-1",
+        "role": "side",
+        "scope": "defender",
+        "expires_at": None,
+        "revoked": False,
+        "created_at": "2026-03-01Z",
+    }
