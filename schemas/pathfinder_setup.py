@@ -10,7 +10,6 @@ from marshmallow import fields
 from rules.pathfinder.catalog import ENGINES
 from rules.pathfinder.state import Wind
 from schemas.base import (
-    ID_LENGTH,
     StrictBoolean,
     command_type,
     default,
@@ -70,8 +69,8 @@ class PathfinderAddCreatureSchema(PathfinderCommandSchema):
     int_mod = integer(**default(0))
     saves = fields.Nested(PathfinderSavesSchema)
     skills = fields.Nested(PathfinderSkillsSchema)
-    feats = fields.List(fields.String(validate=ID_LENGTH), **default([], KNOWN_FEATS))
-    bonus_feats = fields.List(fields.String(validate=ID_LENGTH), **default([], "count as feats, unchecked"))
+    feats = fields.List(fields.String(), **default([], KNOWN_FEATS))
+    bonus_feats = fields.List(fields.String(), **default([], "count as feats, unchecked"))
     proficiencies = fields.List(one_of(*PROFICIENCIES), **default([]))
     features = fields.List(one_of(*FEATURES), **default([]))
     position = square(required=True)
