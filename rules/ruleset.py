@@ -44,4 +44,7 @@ class Ruleset:
     describe: Callable[[], dict[str, JSON]]
     # how `unused_dice` is written in results: {slot: values} (epic) or [slot names] (pathfinder)
     unused_dice_style: Literal["values", "names"] = "values"
+    # (parsed command, state) -> the sides owning the entities the command acts with, or None when only
+    # the referee may send it (setup, phases, entities no side controls); None here: side tokens send nothing
+    acting_sides: Callable[[Any, Any], frozenset[str] | None] | None = None
     extra: Mapping[str, JSON] = field(default_factory=dict)

@@ -11,6 +11,7 @@ from rules.epic.commands import COMMANDS, parse
 from rules.epic.decide import decide
 from rules.epic.describe import describe
 from rules.epic.evolve import evolve
+from rules.epic.ownership import acting_sides
 from rules.epic.state import EpicState, Options
 from rules.epic.tables import DICE_SLOTS
 from rules.ruleset import Ruleset
@@ -55,4 +56,5 @@ RULESET = Ruleset(
     encode_state=encode_state,
     decode_state=decode_state,
     describe=describe,
+    acting_sides=acting_sides,
 )

@@ -12,6 +12,7 @@ from rules.pathfinder.decide import decide
 from rules.pathfinder.describe import describe
 from rules.pathfinder.dice_slots import DICE_SLOTS
 from rules.pathfinder.evolve import evolve
+from rules.pathfinder.ownership import acting_sides
 from rules.pathfinder.state import Options, PfState
 from rules.ruleset import Ruleset
 
@@ -50,5 +51,6 @@ RULESET = Ruleset(
     encode_state=encode_state,
     decode_state=decode_state,
     describe=describe,
+    acting_sides=acting_sides,
     unused_dice_style="names",
 )
