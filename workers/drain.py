@@ -18,6 +18,8 @@ TAKE = 64  # battles popped from the pending set per round
 LOCK_TTL_MS = 10_000  # a SIGKILLed folder blocks its battle at most this long
 BUDGET_S = 60.0  # a drain that never sees an empty set hands off to a fresh job before RQ's timeout
 BUSY_PAUSE_S = 0.02  # a round in which every battle was locked by another folder waits this long
+LINGER_S = 0.25  # an idle drain waits this long for new pending battles before its job ends
+IDLE_POLL_S = 0.01
 log = logging.getLogger("siege.projection")
 
 
@@ -38,33 +40,50 @@ def drain_pending(
     owner: str = "",
     take: int = TAKE,
     budget_s: float = BUDGET_S,
+    linger_s: float = LINGER_S,
 ) -> Drained:
     """Fold pending battles in rounds until none is left; a battle locked by another folder goes back."""
     owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
     deadline = time.monotonic() + budget_s
     done = Drained()
+    store.clear_scheduled()  # first: a mark landing after this schedules the next job, none is lost
     while True:
-        store.clear_scheduled()  # before every take: a mark landing after it schedules a new job
-        taken = store.take_pending(take)
+        taken = _take(store, take, linger_s)
         if not taken:
             return done
-        folded = {b: _fold_if_free(store, b, owner) for b in taken}
-        busy = [b for b, f in folded.items() if f == "busy"]
-        for battle_id in busy:
-            store.mark_pending(battle_id)
-        written = [f for f in folded.values() if isinstance(f, Folded)]
-        done = Drained(
-            rounds=done.rounds + 1,
-            battles=done.battles + len(written),
-            entries=done.entries + sum(f.to_version - f.from_version for f in written),
-            busy=done.busy + len(busy),
-            failed=done.failed + len(taken) - len(written) - len(busy),
-        )
+        done = _round(store, taken, owner, done)
         if time.monotonic() > deadline:
             requeue()  # the set may never empty under load: a fresh job carries on
             return replace(done, handed_off=True)
-        if len(busy) == len(taken):
-            time.sleep(BUSY_PAUSE_S)  # everyone else's: give their folders a moment instead of spinning
+
+
+def _take(store: EventStore, take: int, linger_s: float) -> list[str]:
+    """The next battles; an empty set is watched a moment before giving up, since under load more come
+    at once and a running job costs far less than starting another one."""
+    idle_until = time.monotonic() + linger_s
+    while not (taken := store.take_pending(take)) and time.monotonic() < idle_until:
+        time.sleep(IDLE_POLL_S)
+    if not taken:
+        store.clear_scheduled()  # our own re-marks may have set it; anything marked from here on
+        taken = store.take_pending(take)  # gets a job of its own, anything marked before is taken here
+    return taken
+
+
+def _round(store: EventStore, taken: list[str], owner: str, done: Drained) -> Drained:
+    folded = {b: _fold_if_free(store, b, owner) for b in taken}
+    busy = [b for b, f in folded.items() if f == "busy"]
+    for battle_id in busy:
+        store.mark_pending(battle_id)
+    if len(busy) == len(taken):
+        time.sleep(BUSY_PAUSE_S)  # everyone else's: give their folders a moment instead of spinning
+    written = [f for f in folded.values() if isinstance(f, Folded)]
+    return Drained(
+        rounds=done.rounds + 1,
+        battles=done.battles + len(written),
+        entries=done.entries + sum(f.to_version - f.from_version for f in written),
+        busy=done.busy + len(busy),
+        failed=done.failed + len(taken) - len(written) - len(busy),
+    )
 
 
 def _fold_if_free(store: EventStore, battle_id: str, owner: str) -> Folded | Literal["busy", "failed"]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from typing import TypeVar
 
 from eventstore.protocol import EventStore, Projection, StoredEntry
 from rules.codec import JSON, canonical_json
@@ -14,8 +15,11 @@ from workers import deps
 BATCH = 500  # entries folded between two atomic writes of state + outcomes
 SNAPSHOT_EVERY = 256  # versions between snapshots: bounds the fold behind `GET state?at=v`
 SEED_CACHE = 4096  # battles whose seeds one worker process remembers (they never change)
+STATE_CACHE = 1024  # battles whose decoded state one worker process keeps between folds
 
+T = TypeVar("T")
 _seeds: dict[str, Seeds] = {}
+_states: dict[str, tuple[str, Battle]] = {}  # battle -> (the stored state JSON, that state decoded)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -82,9 +86,7 @@ def seeds_of(store: EventStore, battle_id: str) -> Seeds:
         created = store.entry(battle_id, 1)
         client_seed = str(created.data.get("client_seed") or "") if created else ""
         known = Seeds(server_seed=bytes.fromhex(store.secret(battle_id)), client_seed=client_seed)
-        if len(_seeds) >= SEED_CACHE:
-            del _seeds[next(iter(_seeds))]  # the oldest: dicts keep insertion order
-        _seeds[battle_id] = known
+        _remember(_seeds, battle_id, known, SEED_CACHE)
     return known
 
 
@@ -95,8 +97,17 @@ def to_fold_entry(stored: StoredEntry) -> Entry:
 
 
 def load_projection(store: EventStore, battle_id: str) -> Battle | None:
+    """The stored state, decoded; decoding costs more than folding a command, so when the stored JSON is
+    the very one this process last read or wrote, its decoded form is reused."""
     saved = store.projection(battle_id)
-    return decode_battle(json.loads(saved.state)) if saved else None
+    if saved is None:
+        return None
+    known = _states.get(battle_id)
+    if known is not None and known[0] == saved.state:
+        return known[1]
+    battle = decode_battle(json.loads(saved.state))
+    _remember(_states, battle_id, (saved.state, battle), STATE_CACHE)
+    return battle
 
 
 def _save(
@@ -107,7 +118,17 @@ def _save(
     snapshots: list[Projection],
 ) -> bool:
     state = Projection(version=battle.version, state=canonical_json(encode_battle(battle)))
-    return store.save_projection(battle_id, state=state, outcomes=outcomes, snapshots=snapshots)
+    saved = store.save_projection(battle_id, state=state, outcomes=outcomes, snapshots=snapshots)
+    if saved:
+        _remember(_states, battle_id, (state.state, battle), STATE_CACHE)
+    return saved
+
+
+def _remember(cache: dict[str, T], key: str, value: T, limit: int) -> None:
+    cache.pop(key, None)  # re-inserted last: the oldest entry is the least recently stored
+    if len(cache) >= limit:
+        del cache[next(iter(cache))]
+    cache[key] = value
 
 
 def _chain(first: StoredEntry, rest: Iterator[StoredEntry]) -> Iterator[StoredEntry]:
