@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,7 +15,7 @@ from rq.serializers import JSONSerializer
 from eventstore.redis_store import RedisEventStore
 from tests.workers.logs import new_battle, projected_version
 from workers import deps
-from workers.drain import drain_pending
+from workers.drain import Drained, drain_pending
 from workers.queue import enqueue_projection, projection_queue
 
 
@@ -95,6 +97,19 @@ def test_a_drain_past_its_budget_hands_the_rest_to_a_new_job(redis_store: RedisE
     assert drained.handed_off and drained.rounds == 1
     assert requeued == [True]
     assert len(redis_store.take_pending(10)) == 1  # the battle it did not reach waits for that job
+
+
+def test_an_idle_drain_folds_a_battle_marked_while_it_lingers(redis_store: RedisEventStore) -> None:
+    battle_id = new_battle(redis_store, commands=2)
+    drained: list[Drained] = []
+    job = threading.Thread(target=lambda: drained.append(drain_pending(redis_store, requeue=never_requeue)))
+    job.start()
+    time.sleep(0.1)
+    redis_store.mark_pending(battle_id)  # arrives while the job has nothing to do yet
+    job.join(timeout=30)
+
+    assert drained and drained[0].battles == 1
+    assert projected_version(redis_store, battle_id) == 3
 
 
 @pytest.fixture
