@@ -86,11 +86,19 @@ def _round(store: EventStore, taken: list[str], owner: str, done: Drained) -> Dr
     )
 
 
+def renew_lock(store: EventStore, battle_id: str, owner: str) -> None:
+    """Restart the lock's TTL between two batches of a long fold, so the lock outlives a fold of any length
+    and still lapses soon after a crash. The store has no atomic extend: for the instant between release
+    and take another folder may step in, which the version guard makes harmless."""
+    store.unlock(battle_id, owner)
+    store.try_lock(battle_id, owner, LOCK_TTL_MS)
+
+
 def _fold_if_free(store: EventStore, battle_id: str, owner: str) -> Folded | Literal["busy", "failed"]:
     if not store.try_lock(battle_id, owner, LOCK_TTL_MS):
         return "busy"
     try:
-        return project_battle(store, battle_id)
+        return project_battle(store, battle_id, keep_alive=lambda: renew_lock(store, battle_id, owner))
     except Exception:  # a battle that cannot be folded must not hold back the rest; the reconciler retries it
         log.exception("could not fold battle %s", battle_id)
         return "failed"

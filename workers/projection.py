@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import TypeVar
 
@@ -38,8 +38,15 @@ def project_pending() -> dict[str, object]:
     return asdict(drain.drain_pending(deps.store(), requeue=deps.requeue_projection))
 
 
-def project_battle(store: EventStore, battle_id: str, *, snapshot_every: int = SNAPSHOT_EVERY) -> Folded:
-    """Bring one battle's projection up to its log head; safe to run twice (the store guards versions)."""
+def project_battle(
+    store: EventStore,
+    battle_id: str,
+    *,
+    snapshot_every: int = SNAPSHOT_EVERY,
+    keep_alive: Callable[[], None] | None = None,
+) -> Folded:
+    """Bring one battle's projection up to its log head; safe to run twice (the store guards versions).
+    `keep_alive` runs after every batch written: a long fold renews its lock there."""
     saved = load_projection(store, battle_id)
     start = written = saved.version if saved else 0
     last: Battle | None = None
@@ -54,6 +61,8 @@ def project_battle(store: EventStore, battle_id: str, *, snapshot_every: int = S
             if not _save(store, battle_id, battle, outcomes, snapshots):
                 break  # another folder got there first: its writes stand, ours would repeat them
             written, outcomes, snapshots = battle.version, [], []
+            if keep_alive is not None:
+                keep_alive()
     else:
         if last is not None and outcomes and _save(store, battle_id, last, outcomes, snapshots):
             written = last.version

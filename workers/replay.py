@@ -14,7 +14,7 @@ from eventstore.protocol import EventStore, Projection
 from rules.codec import canonical_json
 from rules.fold import encode_battle
 from workers import deps
-from workers.drain import LOCK_TTL_MS
+from workers.drain import LOCK_TTL_MS, renew_lock
 from workers.projection import BATCH, SNAPSHOT_EVERY, Folded, project_battle, replay_states
 
 LOCK_WAIT_S = 30.0  # how long a rebuild waits for a folder that holds the battle
@@ -56,7 +56,7 @@ def rebuild(store: EventStore, battle_id: str, *, wait_s: float = LOCK_WAIT_S) -
         time.sleep(0.05)
     try:
         store.delete_derived(battle_id)
-        return project_battle(store, battle_id)
+        return project_battle(store, battle_id, keep_alive=lambda: renew_lock(store, battle_id, owner))
     finally:
         store.unlock(battle_id, owner)
 

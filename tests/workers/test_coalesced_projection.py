@@ -16,6 +16,7 @@ from eventstore.redis_store import RedisEventStore
 from tests.workers.logs import new_battle, projected_version
 from workers import deps
 from workers.drain import Drained, drain_pending
+from workers.projection import BATCH, project_battle
 from workers.queue import enqueue_projection, projection_queue
 
 
@@ -148,3 +149,13 @@ def test_the_job_enqueued_by_dotted_path_runs_in_an_rq_worker(
         "handed_off": False,
     }
     assert [projected_version(redis_store, b) for b in battles] == [3, 3, 3]
+
+
+def test_a_long_fold_renews_its_lock_after_every_batch_it_writes(redis_store: RedisEventStore) -> None:
+    battle_id = new_battle(redis_store, commands=2 * BATCH + 10)
+    renewals: list[int] = []
+
+    folded = project_battle(redis_store, battle_id, keep_alive=lambda: renewals.append(1))
+
+    assert folded.to_version == 2 * BATCH + 11
+    assert len(renewals) == 2  # after each full batch; the last, partial one ends the fold
