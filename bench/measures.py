@@ -38,7 +38,10 @@ def create_battles(bench: Bench, count: int) -> list[tuple[str, str]]:
     for _ in range(count):
         headers = {"Content-Type": "application/json", "Authorization": f"Bearer {bench.api_key}"}
         connection.request("POST", "/battles", body=json.dumps({"ruleset": "epic"}), headers=headers)
-        body = json.loads(connection.getresponse().read())
+        response = connection.getresponse()
+        body = json.loads(response.read())
+        if response.status != 201:
+            raise RuntimeError(f"POST /battles answered {response.status}: {body}")
         made.append((str(body["id"]), str(body["gm_token"])))
     return made
 
