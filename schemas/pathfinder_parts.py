@@ -32,9 +32,8 @@ class UniqueBy(validate.Validator):
         return value
 
 
-def unique_ids(**kwargs: Any) -> fields.List[str]:
+def unique_ids(*, non_empty: bool = False, **kwargs: Any) -> fields.List[str]:
     """Ids listed at most once each; `non_empty` where the spec says the list may not be empty."""
-    non_empty = kwargs.pop("non_empty", False)
     checks: list[validate.Validator] = [validate.Length(min=1)] if non_empty else []
     metadata = {"uniqueItems": True, **kwargs.pop("metadata", {})}
     return fields.List(entity_id(required=True), validate=[*checks, Unique()], metadata=metadata, **kwargs)
@@ -104,8 +103,8 @@ class PathfinderContributionSchema(StrictSchema):
     actions = integer(validate=validate.OneOf([1, 2]), **default(1))
 
 
-def contributions(**kwargs: Any) -> fields.List[Any]:
-    non_empty = kwargs.pop("non_empty", False)
+def contributions(*, non_empty: bool = False, **kwargs: Any) -> fields.List[Any]:
+    """`{creature_id, actions}` entries, one per creature."""
     checks: list[validate.Validator] = [validate.Length(min=1)] if non_empty else []
     return fields.List(
         fields.Nested(PathfinderContributionSchema), validate=[*checks, UniqueBy("creature_id")], **kwargs

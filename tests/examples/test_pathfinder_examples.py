@@ -426,6 +426,7 @@ def test_ex_pf_10_targeting_check_totals(
     hit: bool,
 ) -> None:
     t = new_table("pathfinder")
+    placed = dict(placed)  # shared by the rules and http runs of this case: popping it would change the next
     broken = {"broken": True} if placed.pop("broken", False) else {}
     lc = aimed_engine("lc", "catapult_light", square(0, 40), successive={"seen_misses": 2}, **broken) | placed
     setup(
