@@ -14,6 +14,7 @@ from schemas.dice import MAX_VALUES_PER_SLOT, Dice
 from schemas.problems import ProblemSchema
 from schemas.registry import ruleset_schemas, schema_rulesets
 from schemas.union import TaggedUnion
+from service.endpoints.blueprint import BEARER, SERVICE_KEY
 from service.problems import PROBLEM_JSON
 
 DIE = {"type": "integer", "minimum": 1}
@@ -36,6 +37,25 @@ class SiegeApi(Api):  # type: ignore[misc]
         default = {"description": "An RFC 9457 problem", "schema": self.ERROR_SCHEMA}
         prepare_response(default, self.spec, PROBLEM_JSON)
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, default, lazy=True)
+
+    def document_security(self) -> None:
+        """The two credentials of service/auth.py, as the `security` of each endpoint names them."""
+        self.spec.components.security_scheme(
+            BEARER,
+            {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "a token of the battle: gm, side:<name>, observer",
+            },
+        )
+        self.spec.components.security_scheme(
+            SERVICE_KEY,
+            {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "the service key, SIEGE_API_KEY, when one is set",
+            },
+        )
 
     def document_fields(self) -> None:
         for function in (tagged_union2properties, dice2properties, options2properties):

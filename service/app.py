@@ -2,26 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import redis
-from flask import Flask
+from flask import Blueprint, Flask
 
 from eventstore.config import connect
 from eventstore.protocol import EventStore
-from service import problems
+from service import auth, cors, limits, problems
 from service.api import SiegeApi
 from service.battle_cache import BattleCache
 from service.config import ServiceConfig
 from service.deps import EXTENSION, Services
 from service.docs import assets, openapi_settings
-from service.endpoints import blueprints
+from service.endpoints import blueprints, health
 from service.openapi_doc import register_commands
 from service.scheduling import Scheduler
 
 TITLE = "Siege rules service"
 API_VERSION = "1"
 CONNECT_TIMEOUT_S = 5
+API_DOCS = "api-docs"  # flask-smorest's blueprint serving /openapi.json and /docs
 
 
 def create_app(
@@ -46,13 +47,16 @@ def create_app(
         scheduler=Scheduler(store, queue_redis),
     )
     problems.install(app)
-    # authentication, rate limits and CORS (a later issue) are installed here, before the endpoints
+    auth.install(app)  # before the limiter: a request is counted against the token it authenticated
+    cors.install(app, config)
     api = SiegeApi(app)
     api.document_fields()
+    api.document_security()
     register_commands(api.spec)
     for blueprint in blueprints():
         api.register_blueprint(blueprint)
     app.register_blueprint(assets)
+    limits.install(app, config, health.blp, assets, cast(Blueprint, app.blueprints[API_DOCS]))
     return app
 
 

@@ -1,17 +1,124 @@
-"""Who is acting: the place where bearer tokens will be checked (DESIGN §4.9; a later issue)."""
+"""Who is acting (DESIGN §4.9): the service key may create battles; a battle's own tokens, by role, the rest.
+
+Every endpoint declares its access with `@access(...)`; a battle route that declares none is the GM's, so a
+new endpoint is closed until someone opens it on purpose."""
 
 from __future__ import annotations
 
-import secrets
+import hmac
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal, TypeVar
 
-ANONYMOUS = "anonymous"
+from flask import Flask, current_app, g, request
+
+from eventstore.protocol import TokenRecord
+from service.deps import services
+from service.problems import Problem
+from service.tokens import GM, OBSERVER, SIDE, digest, expired, role_of
+
+Access = Literal["public", "create", "read", "command", "gm"]
+ROLES_FOR: dict[Access, frozenset[str]] = {
+    "read": frozenset({GM, SIDE, OBSERVER}),
+    "command": frozenset({GM, SIDE}),  # a side's commands are then held to its own units (ownership.py)
+    "gm": frozenset({GM}),
+}
+ATTRIBUTE = "siege_access"
+SERVICE, ANONYMOUS = "service", "anonymous"
+REALM = 'Bearer realm="siege"'
+View = TypeVar("View", bound=Callable[..., object])
 
 
-def current_actor() -> str:
-    """The `actor` recorded in log entries; every request is anonymous until tokens are enforced."""
-    return ANONYMOUS
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Principal:
+    role: str  # gm | side | observer | service | anonymous
+    side: str | None = None
+    token_id: str | None = None
+
+    @property
+    def actor(self) -> str:
+        """What log entries record as `actor`: the role and, for a token, its id (DESIGN §3.2)."""
+        role = f"{SIDE}:{self.side}" if self.role == SIDE else self.role
+        return f"{role}/{self.token_id}" if self.token_id else role
 
 
-def new_token() -> str:
-    """A bearer token: 256 random bits, URL-safe; shown once, stored only as a hash (with auth)."""
-    return secrets.token_urlsafe(32)
+def access(level: Access) -> Callable[[View], View]:
+    def declare(view: View) -> View:
+        setattr(view, ATTRIBUTE, level)
+        return view
+
+    return declare
+
+
+def install(app: Flask) -> None:
+    app.before_request(authenticate)
+
+
+def current() -> Principal:
+    found: Principal | None = g.get("siege_principal")
+    return found or Principal(role=ANONYMOUS)
+
+
+def authenticate() -> None:
+    if request.method == "OPTIONS":
+        return  # a CORS preflight carries no credentials; flask-cors answers it
+    battle_id = (request.view_args or {}).get("battle_id")
+    view = current_app.view_functions.get(request.endpoint or "")
+    level: Access = getattr(view, ATTRIBUTE, "gm" if battle_id is not None else "public")
+    if level == "create":
+        g.siege_principal = _service_key()
+    elif level != "public":
+        g.siege_principal = _battle_token(str(battle_id), level)
+
+
+def _service_key() -> Principal:
+    key = services().config.api_key
+    if key is None:
+        return Principal(role=ANONYMOUS)  # no key configured: creation is open (local use only)
+    given = _bearer()
+    if given is None or not hmac.compare_digest(given.encode(), key.encode()):
+        raise unauthorized("Creating a battle needs `Authorization: Bearer <SIEGE_API_KEY>`.", given)
+    return Principal(role=SERVICE)
+
+
+def _battle_token(battle_id: str, level: Access) -> Principal:
+    given = _bearer()
+    record = services().store.token(battle_id, digest(given)) if given else None
+    refusal = _refusal(record, battle_id)
+    if refusal is not None or record is None:
+        raise unauthorized(refusal or "", given)
+    if record.role not in ROLES_FOR[level]:
+        raise forbidden(f"A {role_of(record)} token cannot do this; it needs one of: {_roles(level)}.")
+    return Principal(role=record.role, side=record.scope, token_id=record.id)
+
+
+def _refusal(record: TokenRecord | None, battle_id: str) -> str | None:
+    if record is None:
+        return f"Send `Authorization: Bearer <token>` with a token of battle {battle_id}."
+    if record.revoked:
+        return "This token was revoked."
+    if expired(record):
+        return f"This token expired at {record.expires_at}."
+    return None
+
+
+def _bearer() -> str | None:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def _roles(level: Access) -> str:
+    return ", ".join(sorted(ROLES_FOR[level]))
+
+
+def unauthorized(detail: str, presented: str | None) -> Problem:
+    """401 with the RFC 6750 challenge; `invalid_token` only when a token was sent."""
+    challenge = f'{REALM}, error="invalid_token"' if presented else REALM
+    title = "A valid token is needed"
+    return Problem(401, "unauthorized", title, detail, headers={"WWW-Authenticate": challenge})
+
+
+def forbidden(detail: str) -> Problem:
+    challenge = f'{REALM}, error="insufficient_scope"'
+    title = "The token does not allow this"
+    return Problem(403, "forbidden", title, detail, headers={"WWW-Authenticate": challenge})

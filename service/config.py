@@ -11,17 +11,22 @@ from eventstore.config import StoreConfig
 
 Number = TypeVar("Number", int, float)
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
+NO_RATE_LIMIT = "off"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ServiceConfig:
     store: StoreConfig = field(default_factory=StoreConfig)  # REDIS_URL, QUEUE_REDIS_URL
-    api_key: str | None = None  # SIEGE_API_KEY: the service key that may create battles (enforced with auth)
+    api_key: str | None = None  # SIEGE_API_KEY: the service key that may create battles; None: anyone may
     max_body_bytes: int = 64 * 1024  # SIEGE_MAX_BODY_BYTES
     max_wait_s: float = 10.0  # SIEGE_MAX_WAIT_S: cap on `Prefer: wait=N`
     page_default: int = 100  # SIEGE_PAGE_DEFAULT: `GET .../events` without `limit`
     page_max: int = 1000  # SIEGE_PAGE_MAX: larger `limit`s are clamped to this
     battle_cache_size: int = 10_000  # SIEGE_BATTLE_CACHE: battles whose header one process remembers
+    idempotency_ttl_s: float = 24 * 3600.0  # SIEGE_IDEMPOTENCY_TTL_S: how long a key replays its response
+    rate_limit: str = "1200 per minute"  # SIEGE_RATE_LIMIT: per token (limits notation), or "off"
+    rate_limit_storage: str | None = None  # SIEGE_RATE_LIMIT_STORAGE: a limits storage URI; None: the queue
+    cors_origins: tuple[str, ...] = ("*",)  # SIEGE_CORS_ORIGINS: browser origins allowed; () for none
 
     @property
     def redis_url(self) -> str:
@@ -31,6 +36,15 @@ class ServiceConfig:
     @property
     def queue_url(self) -> str:
         return self.store.queue_redis_url or self.redis_url
+
+    @property
+    def rate_limit_storage_uri(self) -> str:
+        """Counters live on the queue's Redis by default: a plain Redis, never a cluster."""
+        return self.rate_limit_storage or self.queue_url
+
+    @property
+    def rate_limited(self) -> bool:
+        return self.rate_limit.strip().lower() != NO_RATE_LIMIT
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ServiceConfig:
@@ -44,7 +58,19 @@ class ServiceConfig:
             page_default=_read(env, "SIEGE_PAGE_DEFAULT", int, base.page_default, minimum=1),
             page_max=_read(env, "SIEGE_PAGE_MAX", int, base.page_max, minimum=1),
             battle_cache_size=_read(env, "SIEGE_BATTLE_CACHE", int, base.battle_cache_size, minimum=1),
+            idempotency_ttl_s=_read(env, "SIEGE_IDEMPOTENCY_TTL_S", float, base.idempotency_ttl_s, minimum=1),
+            rate_limit=env.get("SIEGE_RATE_LIMIT") or base.rate_limit,
+            rate_limit_storage=env.get("SIEGE_RATE_LIMIT_STORAGE") or None,
+            cors_origins=_origins(env.get("SIEGE_CORS_ORIGINS"), base.cors_origins),
         )
+
+
+def _origins(raw: str | None, fallback: tuple[str, ...]) -> tuple[str, ...]:
+    """A comma-separated list; `none` allows no browser origin at all."""
+    if raw is None or not raw.strip():
+        return fallback
+    origins = tuple(origin.strip() for origin in raw.split(",") if origin.strip())
+    return () if origins == ("none",) else origins
 
 
 def _read(

@@ -6,14 +6,15 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from eventstore.protocol import BattleExists, NewEntry
+from eventstore.protocol import BattleExists, NewEntry, TokenRecord
 from rules.codec import JSON
 from rules.dice import commitment
 from rules.fold import BATTLE_CREATED
 from rules.registry import get_ruleset
-from service.auth import current_actor, new_token
+from service import auth
 from service.clock import utc_now
 from service.deps import Services
+from service.tokens import GM, mint
 
 SEED_BYTES = 32  # a 256-bit server seed (DESIGN §3.4)
 ID_ATTEMPTS = 3
@@ -46,12 +47,13 @@ def create_battle(deps: Services, body: dict[str, Any]) -> Created:
         type=BATTLE_CREATED,
         data=data,
         schema_version=1,
-        actor=current_actor(),
+        actor=auth.current().actor,
         idempotency_key=None,
         recorded_at=utc_now(),
         dice={},
     )
-    battle_id, version = _write(deps, entry, server_seed.hex())
+    gm = mint(GM)
+    battle_id, version = _write(deps, entry, server_seed.hex(), gm.record)
     deps.scheduler.schedule(battle_id)
     return Created(
         id=battle_id,
@@ -60,15 +62,16 @@ def create_battle(deps: Services, body: dict[str, Any]) -> Created:
         rules_version=ruleset.rules_version,
         options=data["options"],
         dice_commitment=data["dice_commitment"],
-        gm_token=new_token(),
+        gm_token=gm.secret,
     )
 
 
-def _write(deps: Services, entry: NewEntry, server_seed: str) -> tuple[str, int]:
+def _write(deps: Services, entry: NewEntry, server_seed: str, gm: TokenRecord) -> tuple[str, int]:
+    """The battle and its GM token land together: no battle is ever left without a way in."""
     for attempt in range(ID_ATTEMPTS):
         battle_id = secrets.token_hex(12)
         try:
-            return battle_id, deps.store.create_battle(battle_id, entry, server_seed).version
+            return battle_id, deps.store.create_battle(battle_id, entry, server_seed, token=gm).version
         except BattleExists:  # 96 random bits: only a broken random source gets here twice
             if attempt == ID_ATTEMPTS - 1:
                 raise

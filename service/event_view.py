@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from eventstore.protocol import EventStore, StoredEntry
+from service.etags import etag
 
 
 def event_view(entry: StoredEntry, outcome: str | None) -> dict[str, Any]:
@@ -22,12 +23,28 @@ def one_event(store: EventStore, battle_id: str, version: int) -> dict[str, Any]
     return None if entry is None else event_view(entry, store.outcome(battle_id, version))
 
 
-def page_of(store: EventStore, battle_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], bool]:
-    """Entries after `after` (at most `limit`) and whether more follow them."""
-    head = store.head(battle_id).version
-    if after >= head:  # also keeps absurd versions away from Redis stream ids
-        return [], False
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Page:
+    events: list[dict[str, Any]]
+    more: bool  # entries follow the last one
+    etag: str
+
+
+def event_etag(event: dict[str, Any]) -> str:
+    """The entry's chain hash, qualified while its outcome is pending."""
+    return etag(event["hash"], "pending" if event["outcome"] is None else None)
+
+
+def page_of(store: EventStore, battle_id: str, after: int, limit: int) -> Page:
+    """Entries after `after` (at most `limit`), whether more follow them, and the page's tag: the last
+    entry's chain hash (the head's for an empty page), qualified by how many outcomes are pending."""
+    head = store.head(battle_id)
+    if after >= head.version:  # also keeps absurd versions away from Redis stream ids
+        return Page(events=[], more=False, etag=etag(head.hash))
     entries = store.read(battle_id, after=after, limit=limit)
     outcomes = dict(store.outcomes(battle_id, after=after, limit=limit))
-    page = [event_view(e, outcomes.get(e.version)) for e in entries]
-    return page, bool(entries) and entries[-1].version < head
+    events = [event_view(e, outcomes.get(e.version)) for e in entries]
+    pending = sum(1 for event in events if event["outcome"] is None)
+    last = events[-1]["hash"] if events else head.hash
+    tag = etag(last, f"pending{pending}" if pending else None)
+    return Page(events=events, more=bool(entries) and entries[-1].version < head.version, etag=tag)

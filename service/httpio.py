@@ -1,8 +1,9 @@
-"""Request and response plumbing shared by the endpoints: JSON bodies, `Prefer`, entity tags, JSON answers."""
+"""Request and response plumbing shared by the endpoints: JSON bodies, `Prefer`, JSON answers."""
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -12,11 +13,15 @@ from flask import Response, request
 from service.problems import Problem
 
 JSON_MIMETYPE = "application/json"
+MAX_SAFE_INTEGER = 2**53 - 1  # I-JSON (RFC 7493 §2.2): what every JSON client reads back exactly
+MAX_DEPTH = 32  # far deeper than any command; deeper bodies are refused before any schema walks them
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")  # an escaped UTF-16 surrogate, maybe a lone one
 _WAIT = re.compile(r"(?:^|[\s,;])wait\s*=\s*\"?(\d+(?:\.\d+)?)\"?", re.IGNORECASE)
 
 
 def read_json() -> Any:
-    """The request body as JSON: 415 unless the content type is JSON, 400 when it does not parse.
+    """The request body as I-JSON: 415 unless the content type is JSON, 400 when it does not parse, holds a
+    duplicate member name, a number no JSON client can read back exactly, or nests too deep.
 
     Reading the body is where werkzeug enforces MAX_CONTENT_LENGTH (413)."""
     mimetype = request.mimetype
@@ -24,31 +29,72 @@ def read_json() -> Any:
         raise Problem(415, "unsupported-media-type", "The request body must be application/json")
     raw = request.get_data(cache=False)
     try:
-        return json.loads(raw, parse_constant=_not_json)
+        body = json.loads(
+            raw,
+            parse_constant=_not_json,
+            parse_int=_integer,
+            parse_float=_finite,
+            object_pairs_hook=_unique_members,
+        )
+        _check_depth(body)
+        if _SURROGATE.search(raw):
+            json.dumps(body, ensure_ascii=False).encode("utf-8")  # a lone surrogate is no Unicode text
     except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
         raise Problem(400, "malformed-json", "The request body is not valid JSON", str(error)) from None
+    return body
 
 
 def _not_json(constant: str) -> Any:
     raise ValueError(f"{constant} is not a JSON number")  # Python's json would accept NaN and Infinity
 
 
+def _integer(text: str) -> int:
+    value = int(text)
+    if abs(value) > MAX_SAFE_INTEGER:
+        raise ValueError(f"the integer {text[:20]}… is beyond ±(2^53 - 1)")
+    return value
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:20]} overflows a double")
+    return value
+
+
+def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    members = dict(pairs)
+    if len(members) != len(pairs):
+        repeated = sorted({name for name, _ in pairs if sum(1 for n, _ in pairs if n == name) > 1})
+        raise ValueError(f"duplicate member name(s): {', '.join(repeated)}")
+    return members
+
+
+def _check_depth(body: Any) -> None:
+    level, depth = [body], 0
+    while level:
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+        level = [
+            child
+            for value in level
+            for child in (
+                value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+            )
+        ]
+
+
+def _children(value: Any) -> Any:
+    if isinstance(value, dict):
+        return value.values()
+    return value if isinstance(value, list) else ()
+
+
 def prefer_wait(cap_s: float) -> float | None:
     """`Prefer: wait=N` (RFC 7240) capped at cap_s, or None when the client did not ask to wait."""
     found = _WAIT.search(",".join(request.headers.getlist("Prefer")))
     return None if found is None else min(float(found.group(1)), cap_s)
-
-
-def entity_tags(header: str | None) -> list[str] | None:
-    """The tags of an If-Match / If-None-Match header, unquoted; None when absent, ["*"] for any."""
-    if header is None:
-        return None
-    tags = [tag.strip() for tag in header.split(",") if tag.strip()]
-    return [tag.removeprefix("W/").strip('"') for tag in tags]
-
-
-def quoted(tag: str) -> str:
-    return f'"{tag}"'
 
 
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:

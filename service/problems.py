@@ -11,7 +11,13 @@ from flask import Flask, Response
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from eventstore.protocol import IdempotencyMismatch, UnknownBattle, VersionConflict
+from eventstore.protocol import (
+    AppendContention,
+    IdempotencyInFlight,
+    IdempotencyMismatch,
+    UnknownBattle,
+    VersionConflict,
+)
 
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_BASE = "https://siege.example/problems/"
@@ -20,13 +26,17 @@ log = logging.getLogger(__name__)
 # status → (slug, title) of the problems the HTTP layer raises; others are `about:blank` (RFC 9457 §4.2.1)
 HTTP_PROBLEMS = {
     400: ("bad-request", "The request is malformed"),
+    401: ("unauthorized", "A valid token is needed"),
+    403: ("forbidden", "The token does not allow this"),
     404: ("not-found", "No such resource"),
     405: ("method-not-allowed", "Method not allowed on this resource"),
     413: ("body-too-large", "The request body is too large"),
     415: ("unsupported-media-type", "The request body must be application/json"),
     422: ("validation", "The request does not fit the schema"),
+    429: ("rate-limited", "Too many requests"),
     500: ("internal", "Internal server error"),
 }
+RETRY_SOON = {"Retry-After": "1"}
 
 
 class Problem(Exception):
@@ -65,6 +75,8 @@ def install(app: Flask) -> None:
     app.register_error_handler(UnknownBattle, _unknown_battle)
     app.register_error_handler(VersionConflict, _version_conflict)
     app.register_error_handler(IdempotencyMismatch, _idempotency_mismatch)
+    app.register_error_handler(IdempotencyInFlight, _idempotency_in_flight)
+    app.register_error_handler(AppendContention, _contention)
     app.register_error_handler(HTTPException, _http_exception)
     app.register_error_handler(Exception, _unexpected)
 
@@ -86,6 +98,20 @@ def _idempotency_mismatch(error: IdempotencyMismatch) -> Response:
     detail = f"This Idempotency-Key was used for version {error.version} with a different body."
     return Problem(
         422, "idempotency-key-reused", "Idempotency-Key reused", detail, version=error.version
+    ).response()
+
+
+def _idempotency_in_flight(error: IdempotencyInFlight) -> Response:
+    detail = f"The first request with this Idempotency-Key (version {error.version}) is still being answered."
+    return Problem(
+        409, "idempotency-key-in-flight", "Idempotency-Key in flight", detail, headers=RETRY_SOON
+    ).response()
+
+
+def _contention(error: AppendContention) -> Response:
+    detail = "Other commands kept landing first; nothing was appended. Send it again."
+    return Problem(
+        409, "contention", "The battle is busy", detail, headers=RETRY_SOON, current_version=error.current
     ).response()
 
 

@@ -10,20 +10,35 @@ from rules.fold import Battle, Entry, Seeds, decode_battle, encode_battle, proje
 from service.problems import Problem
 
 
-def state_at(store: EventStore, created: StoredEntry, battle_id: str, version: int | None) -> str:
-    """Canonical JSON of the battle at `version` (None: the current projection, which may lag the log)."""
+def state_at(store: EventStore, created: StoredEntry, battle_id: str, version: int | None) -> Projection:
+    """The battle at `version` as canonical JSON (None: the current projection, which may lag the log)."""
     projection = store.projection(battle_id)
     if version is None and projection is not None:
-        return projection.state
+        return projection
     head = store.head(battle_id).version
     target = head if version is None else version
     if target > head:
         raise Problem(404, "version-not-found", "No such version", f"The battle's head is version {head}.")
     if projection is not None and projection.version == target:
-        return projection.state
+        return projection
+    battle = _folded(store, created, battle_id, target, projection)
+    return Projection(version=target, state=canonical_json(encode_battle(battle)))
+
+
+def battle_at(store: EventStore, created: StoredEntry, battle_id: str, version: int) -> Battle:
+    """The battle at `version` (at most the head), decoded: what the API judges a side's command on."""
+    projection = store.projection(battle_id)
+    if projection is not None and projection.version == version:
+        return decode_battle(json.loads(projection.state))
+    return _folded(store, created, battle_id, version, projection)
+
+
+def _folded(
+    store: EventStore, created: StoredEntry, battle_id: str, target: int, projection: Projection | None
+) -> Battle:
     start = _nearest_start(store, battle_id, target, projection)
     battle = decode_battle(json.loads(start.state)) if start else None
-    return canonical_json(encode_battle(_fold(store, created, battle_id, battle, target)))
+    return _fold(store, created, battle_id, battle, target)
 
 
 def _nearest_start(

@@ -7,7 +7,19 @@ from typing import Any, Protocol, TypeVar, cast
 
 from flask_smorest import Blueprint as SmorestBlueprint
 
+from service import auth
+
 View = TypeVar("View", bound=Callable[..., Any])
+BEARER = "bearerAuth"  # a battle's token
+SERVICE_KEY = "serviceKey"  # SIEGE_API_KEY
+# the refusals each access level can meet, documented with it: 403 only where some token is refused
+REFUSALS: dict[auth.Access, tuple[tuple[int, str], ...]] = {
+    "public": ((429, "TOO_MANY_REQUESTS"),),
+    "create": ((401, "UNAUTHORIZED"), (429, "TOO_MANY_REQUESTS")),
+    "read": ((401, "UNAUTHORIZED"), (429, "TOO_MANY_REQUESTS")),
+    "command": ((401, "UNAUTHORIZED"), (403, "FORBIDDEN"), (429, "TOO_MANY_REQUESTS")),
+    "gm": ((401, "UNAUTHORIZED"), (403, "FORBIDDEN"), (429, "TOO_MANY_REQUESTS")),
+}
 
 
 class Decorator(Protocol):
@@ -29,3 +41,17 @@ class Blueprint(SmorestBlueprint):  # type: ignore[misc]
 
     def alt_response(self, status_code: int, **kwargs: Any) -> Decorator:
         return cast(Decorator, super().alt_response(status_code, **kwargs))
+
+    def access(self, level: auth.Access) -> Decorator:
+        """Who may call the endpoint (service/auth.py), documented as its security and its refusals."""
+
+        def declare(view: View) -> View:
+            documented = view
+            if level != "public":
+                scheme = SERVICE_KEY if level == "create" else BEARER
+                documented = self.doc(security=[{scheme: []}])(documented)
+            for status, response in REFUSALS[level]:
+                documented = self.alt_response(status, response=response)(documented)
+            return auth.access(level)(documented)
+
+        return cast(Decorator, declare)

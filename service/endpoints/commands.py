@@ -25,13 +25,14 @@ HEADERS = [
         "in": "header",
         "name": "Idempotency-Key",
         "schema": {"type": "string", "maxLength": 255},
-        "description": "the same key and body answer the original response and append nothing",
+        "description": "the same key and body answer the original response and append nothing; "
+        "another body is a 422, a repeat while the first is still being answered a 409 (kept 24 h)",
     },
     {
         "in": "header",
         "name": "If-Match",
         "schema": {"type": "string"},
-        "description": "the battle's ETag (chain head) or head version: 412 if the head moved",
+        "description": "an ETag read from this battle, or its head version: 412 unless it names the head",
     },
 ]
 LOCATION = {
@@ -40,10 +41,11 @@ LOCATION = {
 
 
 @blp.route("/<battle_id>/commands", methods=["POST"])
+@blp.access("command")
 @blp.doc(requestBody=command_body(), parameters=HEADERS)
 @blp.response(202, AcceptedSchema, headers=LOCATION, description="appended; the outcome is pending")
 @blp.alt_response(200, schema=OutcomeSchema, description="the outcome, when `Prefer: wait` was met")
-@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
 @blp.alt_response(412, response="PRECONDITION_FAILED")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(400, response="BAD_REQUEST")

@@ -11,14 +11,17 @@ from schemas.base import StrictSchema
 from schemas.views import EventSchema
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.event_view import one_event, page_of
+from service.etags import not_modified
+from service.event_view import event_etag, one_event, page_of
 from service.httpio import json_response
 from service.problems import Problem
 
 blp = Blueprint("events", __name__, url_prefix="/battles", description="Events: the log and its outcomes.")
 LINK = {
-    "Link": {"description": 'RFC 8288: rel="next" while more entries follow', "schema": {"type": "string"}}
+    "Link": {"description": 'RFC 8288: rel="next" while more entries follow', "schema": {"type": "string"}},
+    "ETag": {"description": "the last entry's chain hash, with `/pending<n>` while outcomes are pending"},
 }
+ETAG = {"ETag": {"description": "the entry's chain hash, with `/pending` until its outcome lands"}}
 
 
 class EventsQuerySchema(StrictSchema):
@@ -29,31 +32,32 @@ class EventsQuerySchema(StrictSchema):
 
 
 @blp.route("/<battle_id>/events", methods=["GET"])
+@blp.access("read")
 @blp.arguments(EventsQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
 @blp.response(200, EventSchema(many=True), headers=LINK)
-@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(304, response="NOT_MODIFIED")
 def listing(battle_id: str, after: int = 0, limit: int | None = None) -> Response:
     """List log entries after a version, each with its outcome (null while pending)"""
     deps = services()
-    deps.battles.created(battle_id)
     limit = min(limit or deps.config.page_default, deps.config.page_max)
-    page, more = page_of(deps.store, battle_id, after, limit)
-    headers: dict[str, Any] = {}
-    if more and page:
-        headers["Link"] = f'<{request.path}?after={page[-1]["version"]}&limit={limit}>; rel="next"'
-    return json_response(page, 200, headers)
+    page = page_of(deps.store, battle_id, after, limit)
+    headers: dict[str, Any] = {"ETag": page.etag}
+    if page.more and page.events:
+        headers["Link"] = f'<{request.path}?after={page.events[-1]["version"]}&limit={limit}>; rel="next"'
+    return not_modified(page.etag) or json_response(page.events, 200, headers)
 
 
 @blp.route("/<battle_id>/events/<int:version>", methods=["GET"])
-@blp.response(200, EventSchema)
+@blp.access("read")
+@blp.response(200, EventSchema, headers=ETAG)
+@blp.alt_response(304, response="NOT_MODIFIED")
 @blp.alt_response(404, response="NOT_FOUND")
 def entry(battle_id: str, version: int) -> Response:
     """Read one log entry and its outcome (null while pending)"""
-    deps = services()
-    deps.battles.created(battle_id)
-    event = one_event(deps.store, battle_id, version)
+    event = one_event(services().store, battle_id, version)
     if event is None:
         raise Problem(
             404, "version-not-found", "No such version", f"Battle {battle_id} has no version {version}."
         )
-    return json_response(event)
+    tag = event_etag(event)
+    return not_modified(tag) or json_response(event, 200, {"ETag": tag})

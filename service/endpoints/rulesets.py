@@ -15,6 +15,7 @@ blp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="Rules
 
 
 @blp.route("", methods=["GET"])
+@blp.access("public")
 @blp.response(200, RulesetSummarySchema(many=True))
 def listing() -> Response:
     """List the rulesets battles can be created with"""
@@ -25,6 +26,7 @@ def listing() -> Response:
 
 
 @blp.route("/<name>", methods=["GET"])
+@blp.access("public")
 @blp.response(200, RulesetDescriptionSchema)
 @blp.alt_response(404, response="NOT_FOUND")
 def describe(name: str) -> Response:

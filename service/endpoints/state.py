@@ -9,10 +9,12 @@ from schemas.base import StrictSchema
 from schemas.views import BattleStateSchema
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
+from service.etags import etag, not_modified
 from service.httpio import json_response
 from service.readside import state_at
 
 blp = Blueprint("state", __name__, url_prefix="/battles", description="State: projections and time travel.")
+ETAG = {"ETag": {"description": "the chain hash of the version the state reflects"}}
 
 
 class StateQuerySchema(StrictSchema):
@@ -22,11 +24,16 @@ class StateQuerySchema(StrictSchema):
 
 
 @blp.route("/<battle_id>/state", methods=["GET"])
+@blp.access("read")
 @blp.arguments(StateQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
-@blp.response(200, BattleStateSchema)
+@blp.response(200, BattleStateSchema, headers=ETAG)
+@blp.alt_response(304, response="NOT_MODIFIED")
 @blp.alt_response(404, response="NOT_FOUND")
 def read_state(battle_id: str, at: int | None = None) -> Response:
     """Read the battle's state: the current projection, or the state at version `at`"""
     deps = services()
     created = deps.battles.created(battle_id)
-    return json_response(state_at(deps.store, created, battle_id, at))
+    state = state_at(deps.store, created, battle_id, at)
+    entry = deps.store.entry(battle_id, state.version)
+    tag = etag(entry.hash if entry else "")
+    return not_modified(tag) or json_response(state.state, 200, {"ETag": tag})

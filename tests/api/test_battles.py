@@ -75,8 +75,11 @@ def test_the_summary_tells_head_chain_and_projected_version(
     assert after["ruleset"] == "epic"
 
 
-def test_the_summary_etag_is_the_chain_head_and_answers_304_when_unchanged(client: FlaskClient) -> None:
+def test_the_summary_etag_is_the_chain_head_and_answers_304_when_unchanged(
+    client: FlaskClient, redis_store: EventStore
+) -> None:
     battle_id = create_battle(client)
+    fold(redis_store, battle_id)
     first = client.get(f"/battles/{battle_id}")
     etag = first.headers["ETag"]
     assert etag == f'"{first.get_json()["head_hash"]}"'
@@ -86,6 +89,20 @@ def test_the_summary_etag_is_the_chain_head_and_answers_304_when_unchanged(clien
     moved = client.get(f"/battles/{battle_id}", headers={"If-None-Match": etag})
     assert moved.status_code == 200
     assert moved.headers["ETag"] != etag
+
+
+def test_the_summary_etag_changes_when_the_projection_catches_up(
+    client: FlaskClient, redis_store: EventStore
+) -> None:
+    battle_id = create_battle(client)
+    lagging = client.get(f"/battles/{battle_id}")
+    assert lagging.headers["ETag"] == f'"{lagging.get_json()["head_hash"]}/p0"'
+
+    fold(redis_store, battle_id)
+
+    caught_up = client.get(f"/battles/{battle_id}", headers={"If-None-Match": lagging.headers["ETag"]})
+    assert caught_up.status_code == 200
+    assert caught_up.headers["ETag"] == f'"{caught_up.get_json()["head_hash"]}"'
 
 
 def test_an_unknown_ruleset_is_a_422_naming_the_field(client: FlaskClient) -> None:
@@ -108,6 +125,6 @@ def test_unknown_fields_at_creation_are_a_422(client: FlaskClient) -> None:
     assert body["errors"] == {"seed": ["Unknown field."]}
 
 
-def test_an_unknown_battle_is_a_404_problem(client: FlaskClient) -> None:
-    body = assert_problem(client.get("/battles/nope"), 404, "battle-not-found")
+def test_an_unknown_battle_is_a_401_problem_since_no_token_is_for_it(client: FlaskClient) -> None:
+    body = assert_problem(client.get("/battles/nope"), 401, "unauthorized")
     assert "nope" in body["detail"]

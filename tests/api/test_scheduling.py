@@ -14,7 +14,7 @@ from eventstore.protocol import EventStore
 from service.app import create_app
 from service.scheduling import PROJECT_PENDING_JOB, PROJECTION_QUEUE
 from tests.api.helpers import WALL, accepted, create_battle, head_version
-from tests.fixtures.app import TEST_CONFIG
+from tests.fixtures.app import GmClient, config_for
 
 
 def _queued(redis_client: redis.Redis[Any]) -> list[str]:
@@ -42,9 +42,12 @@ def test_a_new_battle_is_scheduled_for_its_first_fold(
     assert _queued(redis_client) == [PROJECT_PENDING_JOB]
 
 
-def test_commands_are_still_accepted_when_the_queue_redis_is_down(redis_store: EventStore) -> None:
-    app = create_app(TEST_CONFIG, store=redis_store, queue_redis=connect("redis://127.0.0.1:1/0"))
-    client = app.test_client()
+def test_commands_are_still_accepted_when_the_queue_redis_is_down(
+    redis_store: EventStore, redis_url: str
+) -> None:
+    queue = connect("redis://127.0.0.1:1/0")
+    app = create_app(config_for(redis_url), store=redis_store, queue_redis=queue)
+    client = GmClient(app, app.response_class)
     battle_id = create_battle(client)
 
     accepted(client, battle_id, WALL)

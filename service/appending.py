@@ -1,0 +1,87 @@
+"""The append itself: `If-Match` (DESIGN §4.2), idempotency (§4.3), and a side token's ownership (§4.9),
+judged on the state at the very head the entry is appended after."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import request
+
+from eventstore.protocol import AppendContention, Appended, Head, NewEntry, VersionConflict
+from schemas.commands import LoadedCommand
+from service import idempotency
+from service.auth import Principal
+from service.clock import utc_now
+from service.deps import Services
+from service.etags import matches_head
+from service.ownership import permit
+from service.readside import battle_at
+from service.tokens import SIDE
+
+SCHEMA_VERSION = 1
+SIDE_TRIES = 8  # each retry means another command landed first; past this the client is told to retry
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Append:
+    battle_id: str
+    ruleset: str
+    command: LoadedCommand
+    principal: Principal
+    idempotency_key: str | None
+    fingerprint: str | None
+
+
+def append(deps: Services, job: Append) -> Appended:
+    if job.principal.role == SIDE:
+        return _append_for_a_side(deps, job)
+    head = deps.store.head(job.battle_id) if request.headers.get("If-Match") is not None else None
+    return _append(deps, job, _expected_version(head))
+
+
+def _append_for_a_side(deps: Services, job: Append) -> Appended:
+    """Ownership is judged at head v and the append expects v, so no entity can appear with the other
+    side's id in between; without If-Match a moved head is simply judged again."""
+    created = deps.battles.created(job.battle_id)
+    for _ in range(SIDE_TRIES):
+        head = deps.store.head(job.battle_id)
+        client_expects = _expected_version(head) is not None
+        game = battle_at(deps.store, created, job.battle_id, head.version).game
+        permit(job.principal, job.ruleset, job.command, game)
+        try:
+            return _append(deps, job, head.version)
+        except VersionConflict:
+            if client_expects:
+                raise
+    raise AppendContention(deps.store.head(job.battle_id).version)
+
+
+def _append(deps: Services, job: Append, expected: int | None) -> Appended:
+    entry = NewEntry(
+        type=job.command.type,
+        data=job.command.data,
+        schema_version=SCHEMA_VERSION,
+        actor=job.principal.actor,
+        idempotency_key=job.idempotency_key,
+        recorded_at=utc_now(),
+        dice=job.command.dice,
+    )
+    # marking the battle pending rides on the append's round trip (one Redis call per command)
+    return deps.store.append(
+        job.battle_id,
+        entry,
+        expected_version=expected,
+        fingerprint=job.fingerprint,
+        mark_pending=True,
+        retain_s=deps.config.idempotency_ttl_s,
+        lease_s=idempotency.lease_s(deps),
+    )
+
+
+def _expected_version(head: Head | None) -> int | None:
+    """The head `If-Match` names (None without one, or for `*`); the store re-checks it atomically, so a
+    concurrent append still gets a 412."""
+    named = matches_head(request.headers.get("If-Match"), head) if head is not None else None
+    if named is False:
+        raise VersionConflict(head.version if head else 0)
+    return head.version if named and head else None

@@ -1,0 +1,75 @@
+"""`/battles/{id}/tokens`: the GM mints scoped tokens (shown once), lists them and revokes them."""
+
+from __future__ import annotations
+
+from flask import Response
+
+from eventstore.protocol import TokenRecord
+from schemas.tokens import TokenCreateSchema, TokenMintedSchema, TokenSchema
+from service.deps import services
+from service.endpoints.blueprint import Blueprint
+from service.httpio import json_response, read_json
+from service.problems import Problem
+from service.tokens import mint, token_view
+
+blp = Blueprint(
+    "tokens", __name__, url_prefix="/battles", description="Tokens: who may read or command a battle."
+)
+_create_schema = TokenCreateSchema()
+LOCATION = {"Location": {"description": "the token", "schema": {"type": "string"}}}
+
+
+@blp.route("/<battle_id>/tokens", methods=["POST"])
+@blp.access("gm")
+@blp.doc(requestBody={"required": True, "content": {"application/json": {"schema": TokenCreateSchema}}})
+@blp.response(201, TokenMintedSchema, headers=LOCATION)
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def create(battle_id: str) -> Response:
+    """Mint a token for this battle: `gm`, `observer` or `side:<name>`, with an optional expiry"""
+    body = _create_schema.load(read_json())
+    minted = mint(body["role"], body.get("expires_in"))
+    services().store.add_token(battle_id, minted.record)
+    view = {**token_view(minted.record), "token": minted.secret}
+    return json_response(view, 201, {"Location": f"/battles/{battle_id}/tokens/{minted.record.id}"})
+
+
+@blp.route("/<battle_id>/tokens", methods=["GET"])
+@blp.access("gm")
+@blp.response(200, TokenSchema(many=True))
+def listing(battle_id: str) -> Response:
+    """List the battle's tokens, revoked and expired ones included (never their secrets)"""
+    return json_response([token_view(token) for token in services().store.tokens(battle_id)])
+
+
+@blp.route("/<battle_id>/tokens/<token_id>", methods=["GET"])
+@blp.access("gm")
+@blp.response(200, TokenSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def one(battle_id: str, token_id: str) -> Response:
+    """Read one token's role, expiry and state"""
+    return json_response(token_view(_find(battle_id, token_id)))
+
+
+@blp.route("/<battle_id>/tokens/<token_id>", methods=["DELETE"])
+@blp.access("gm")
+@blp.response(204)
+@blp.alt_response(404, response="NOT_FOUND")
+def revoke(battle_id: str, token_id: str) -> Response:
+    """Revoke a token: it stops working at once (revoking it again changes nothing)"""
+    if services().store.revoke_token(battle_id, token_id) is None:
+        raise _no_such_token(battle_id, token_id)
+    return Response(status=204)
+
+
+def _find(battle_id: str, token_id: str) -> TokenRecord:
+    found = next((t for t in services().store.tokens(battle_id) if t.id == token_id), None)
+    if found is None:
+        raise _no_such_token(battle_id, token_id)
+    return found
+
+
+def _no_such_token(battle_id: str, token_id: str) -> Problem:
+    return Problem(404, "token-not-found", "No such token", f"Battle {battle_id} has no token {token_id}.")

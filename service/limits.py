@@ -1,0 +1,39 @@
+"""Per-token rate limits (flask-limiter, counters in Redis): one budget per token across every endpoint."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, request
+from flask_limiter import Limiter
+
+from service import auth
+from service.config import ServiceConfig
+
+STRATEGY = "fixed-window"  # one counter per window and caller: one round trip, nothing to prune
+
+
+def install(app: Flask, config: ServiceConfig, *exempt: Blueprint) -> Limiter:
+    """Call after `auth.install`: the budget is the authenticated token's, or the caller address's."""
+    limiter = Limiter(
+        key_func=_budget,
+        app=app,
+        application_limits=[config.rate_limit] if config.rate_limited else [],
+        storage_uri=config.rate_limit_storage_uri,
+        strategy=STRATEGY,
+        headers_enabled=True,
+        swallow_errors=True,  # counters unreachable: serve rather than fail every request
+        key_prefix="siege-limits",
+        enabled=config.rate_limited,
+    )
+    limiter.request_filter(lambda: request.method == "OPTIONS")  # preflights carry no token
+    for blueprint in exempt:
+        limiter.exempt(blueprint)
+    return limiter
+
+
+def _budget() -> str:
+    principal = auth.current()
+    if principal.token_id is not None:
+        return f"token:{principal.token_id}"
+    if principal.role == auth.SERVICE:
+        return "service-key"
+    return f"address:{request.remote_addr or 'unknown'}"
