@@ -37,7 +37,7 @@ class MemorySchedule:
         with self._schedule_lock:
             now = time.monotonic()
             holder = self._locks.get(battle_id)
-            if holder is not None and holder[1] > now:
+            if holder is not None and holder[1] > now and holder[0] != owner:
                 return False
             self._locks[battle_id] = (owner, now + ttl_ms / 1000)
             return True

@@ -220,6 +220,7 @@ class EventStore(Protocol):
     def clear_scheduled(self) -> None: ...
 
     def try_lock(self, battle_id: str, owner: str, ttl_ms: int) -> bool:
-        """One folder per battle at a time; the lock expires so a crashed worker never blocks it."""
+        """One folder per battle at a time; the lock expires so a crashed worker never blocks it.
+        The owner that holds it renews it (a long fold does, between batches)."""
 
     def unlock(self, battle_id: str, owner: str) -> None: ...

@@ -12,6 +12,7 @@ class RedisSchedule:
     def __init__(self, client: RedisClient, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         self._client = client
         self._scheduled_ttl_ms = ttl_ms(scheduled_ttl_s)
+        self._lock_script = lua.register(client, "lock")
         self._unlock_script = lua.register(client, "unlock")
 
     def mark_pending(self, battle_id: str) -> bool:
@@ -27,7 +28,7 @@ class RedisSchedule:
         self._client.delete(keys.SCHEDULED)
 
     def try_lock(self, battle_id: str, owner: str, ttl_ms: int) -> bool:
-        return bool(self._client.set(keys.lock(battle_id), owner, nx=True, px=ttl_ms))
+        return bool(self._lock_script(keys=[keys.lock(battle_id)], args=[owner, ttl_ms]))
 
     def unlock(self, battle_id: str, owner: str) -> None:
         self._unlock_script(keys=[keys.lock(battle_id)], args=[owner])

@@ -87,10 +87,8 @@ def _round(store: EventStore, taken: list[str], owner: str, done: Drained) -> Dr
 
 
 def renew_lock(store: EventStore, battle_id: str, owner: str) -> None:
-    """Restart the lock's TTL between two batches of a long fold, so the lock outlives a fold of any length
-    and still lapses soon after a crash. The store has no atomic extend: for the instant between release
-    and take another folder may step in, which the version guard makes harmless."""
-    store.unlock(battle_id, owner)
+    """Restart the lock's TTL between two batches: the lock outlives a fold of any length, and still
+    lapses soon after a crash."""
     store.try_lock(battle_id, owner, LOCK_TTL_MS)
 
 
