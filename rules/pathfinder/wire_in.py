@@ -24,12 +24,12 @@ def target_record(wire: JSON) -> JSON:
         return None
     if not isinstance(wire, Mapping):
         raise Rejected("invalid_field")
-    if "square" in wire:
+    named = [key for key in ("square", *TARGET_KEYS) if key in wire]
+    if len(named) != 1:  # a target names exactly one thing (spec §2: combinations are invalid_field)
+        raise Rejected("invalid_field")
+    if named[0] == "square":
         return {"kind": "square", "square": wire["square"]}
-    for key, kind in TARGET_KEYS.items():
-        if key in wire:
-            return {"kind": kind, "id": wire[key]}
-    raise Rejected("invalid_field")
+    return {"kind": TARGET_KEYS[named[0]], "id": wire[named[0]]}
 
 
 def normalise(data: Mapping[str, JSON]) -> dict[str, JSON]:

@@ -142,3 +142,15 @@ def test_aiming_is_judged_with_the_crew_at_fire_time(rules_table: TableFactory) 
     assert (smaller["aim_requirement"], smaller["aimed"]) == (4, False)
     applied(t, advance())
     assert rejected(t, fire("hb")) == "not_aimed"
+
+
+@pytest.mark.rule("PF-AIM-01")
+@pytest.mark.parametrize(
+    "target",
+    [{"creature_id": "ogre", "square": {"x": 0, "y": 10}}, {"creature_id": "ogre", "engine_id": "e"}, {}],
+)
+def test_a_target_naming_several_things_or_none_is_an_invalid_field(
+    rules_table: TableFactory, target: dict[str, object]
+) -> None:
+    t = battle(rules_table, "ballista_heavy")
+    assert rejected(t, aim("e", target)) == "invalid_field"
