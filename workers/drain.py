@@ -43,7 +43,7 @@ def drain_pending(
     linger_s: float = LINGER_S,
 ) -> Drained:
     """Fold pending battles in rounds until none is left; a battle locked by another folder goes back."""
-    owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    owner = owner or folder_name("drain")
     deadline = time.monotonic() + budget_s
     done = Drained()
     store.clear_scheduled()  # first: a mark landing after this schedules the next job, none is lost
@@ -84,6 +84,11 @@ def _round(store: EventStore, taken: list[str], owner: str, done: Drained) -> Dr
         busy=done.busy + len(busy),
         failed=done.failed + len(taken) - len(written) - len(busy),
     )
+
+
+def folder_name(kind: str) -> str:
+    """A lock owner unique to this job run, readable in `GET siege:{B}:lock` when debugging."""
+    return f"{kind}:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
 def renew_lock(store: EventStore, battle_id: str, owner: str) -> None:

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import socket
 import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Literal
@@ -14,7 +11,7 @@ from eventstore.protocol import EventStore, Projection
 from rules.codec import canonical_json
 from rules.fold import encode_battle
 from workers import deps
-from workers.drain import LOCK_TTL_MS, renew_lock
+from workers.drain import LOCK_TTL_MS, folder_name, renew_lock
 from workers.projection import BATCH, SNAPSHOT_EVERY, Folded, project_battle, replay_states
 
 LOCK_WAIT_S = 30.0  # how long a rebuild waits for a folder that holds the battle
@@ -48,7 +45,7 @@ def replay_battle(battle_id: str, mode: Mode = "rebuild") -> dict[str, object]:
 def rebuild(store: EventStore, battle_id: str, *, wait_s: float = LOCK_WAIT_S) -> Folded:
     """Drop outcomes, state and snapshots and fold the log again from version 1, holding the battle's lock."""
     store.head(battle_id)  # UnknownBattle before anything is deleted
-    owner = f"replay:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    owner = folder_name("replay")
     deadline = time.monotonic() + wait_s
     while not store.try_lock(battle_id, owner, LOCK_TTL_MS):
         if time.monotonic() > deadline:
