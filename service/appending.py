@@ -19,6 +19,7 @@ from service.readside import battle_at
 from service.tokens import SIDE
 
 SCHEMA_VERSION = 1
+STALE = -1  # an expected version no head has: the store answers a 412 unless the key replays
 SIDE_TRIES = 8  # each retry means another command landed first; past this the client is told to retry
 
 
@@ -36,7 +37,7 @@ def append(deps: Services, job: Append) -> Appended:
     if job.principal.role == SIDE:
         return _append_for_a_side(deps, job)
     head = deps.store.head(job.battle_id) if request.headers.get("If-Match") is not None else None
-    return _append(deps, job, _expected_version(head))
+    return _append(deps, job, _expected_version(head, job))
 
 
 def _append_for_a_side(deps: Services, job: Append) -> Appended:
@@ -45,13 +46,13 @@ def _append_for_a_side(deps: Services, job: Append) -> Appended:
     created = deps.battles.created(job.battle_id)
     for _ in range(SIDE_TRIES):
         head = deps.store.head(job.battle_id)
-        client_expects = _expected_version(head) is not None
+        expected = _expected_version(head, job)
         game = battle_at(deps.store, created, job.battle_id, head.version).game
         permit(job.principal, job.ruleset, job.command, game)
         try:
-            return _append(deps, job, head.version)
+            return _append(deps, job, head.version if expected is None else expected)
         except VersionConflict:
-            if client_expects:
+            if expected is not None:
                 raise
     raise AppendContention(deps.store.head(job.battle_id).version)
 
@@ -78,10 +79,13 @@ def _append(deps: Services, job: Append, expected: int | None) -> Appended:
     )
 
 
-def _expected_version(head: Head | None) -> int | None:
+def _expected_version(head: Head | None, job: Append) -> int | None:
     """The head `If-Match` names (None without one, or for `*`); the store re-checks it atomically, so a
-    concurrent append still gets a 412."""
+    concurrent append still gets a 412. A stale tag is a 412 at once, unless an Idempotency-Key may
+    still replay: then the store, which checks the key first, answers."""
     named = matches_head(request.headers.get("If-Match"), head) if head is not None else None
-    if named is False:
+    if named is False and job.idempotency_key is None:
         raise VersionConflict(head.version if head else 0)
+    if named is False:
+        return STALE
     return head.version if named and head else None

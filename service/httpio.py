@@ -30,7 +30,7 @@ def read_json() -> Any:
     raw = request.get_data(cache=False)
     try:
         body = json.loads(
-            raw,
+            raw.decode("utf-8"),  # RFC 8259 §8.1: UTF-8 only (json.loads would also guess UTF-16 or 32)
             parse_constant=_not_json,
             parse_int=_integer,
             parse_float=_finite,

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, request
-from flask_limiter import Limiter
+import math
+import time
+
+from flask import Blueprint, Flask, Response, request
+from flask_limiter import Limiter, RequestLimit
 
 from service import auth
 from service.config import ServiceConfig
+from service.problems import Problem
 
 STRATEGY = "fixed-window"  # one counter per window and caller: one round trip, nothing to prune
 
@@ -19,7 +23,8 @@ def install(app: Flask, config: ServiceConfig, *exempt: Blueprint) -> Limiter:
         application_limits=[config.rate_limit] if config.rate_limited else [],
         storage_uri=config.rate_limit_storage_uri,
         strategy=STRATEGY,
-        headers_enabled=True,
+        headers_enabled=False,  # they would stamp a Retry-After on every answer; a breach says its own
+        on_breach=_breached,
         swallow_errors=True,  # counters unreachable: serve rather than fail every request
         key_prefix="siege-limits",
         enabled=config.rate_limited,
@@ -28,6 +33,14 @@ def install(app: Flask, config: ServiceConfig, *exempt: Blueprint) -> Limiter:
     for blueprint in exempt:
         limiter.exempt(blueprint)
     return limiter
+
+
+def _breached(limit: RequestLimit) -> Response:
+    wait_s = max(1, math.ceil(limit.reset_at - time.time()))
+    detail = f"This token's budget is {limit.limit}; it refills in {wait_s} s."
+    return Problem(
+        429, "rate-limited", "Too many requests", detail, headers={"Retry-After": str(wait_s)}
+    ).response()
 
 
 def _budget() -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, Response
 from marshmallow import ValidationError
@@ -116,6 +116,8 @@ def _contention(error: AppendContention) -> Response:
 
 
 def _http_exception(error: HTTPException) -> Response:
+    if error.response is not None:
+        return cast(Response, error.response)  # already a problem, built where it was raised (a 429)
     status = error.code or 500
     headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
     data = getattr(error, "data", None) or {}  # webargs/flask-smorest put parsing errors here

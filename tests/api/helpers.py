@@ -74,3 +74,15 @@ def assert_problem(response: TestResponse, status: int, slug: str) -> dict[str, 
     assert body["status"] == status
     assert body["title"]
     return body
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def mint(client: FlaskClient, battle_id: str, role: str, **fields: Any) -> dict[str, Any]:
+    """A new token of the battle, minted by its GM (the client's own token): {id, token, role, ...}."""
+    minted = client.post(f"/battles/{battle_id}/tokens", json={"role": role, **fields})
+    assert minted.status_code == 201, minted.get_json()
+    body: dict[str, Any] = minted.get_json()
+    return body

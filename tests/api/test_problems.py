@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -32,3 +33,42 @@ def test_an_unexpected_error_is_a_500_problem_without_the_trace(app: Flask) -> N
     assert "secret" not in crashed.get_data(as_text=True)
     assert "Traceback" not in crashed.get_data(as_text=True)
     assert set(body) == {"type", "title", "status"}
+
+
+def test_a_missing_token_is_a_401_with_a_bearer_challenge(client: FlaskClient) -> None:
+    battle_id = create_battle(client)
+
+    refused = client.get(f"/battles/{battle_id}", headers={"Authorization": ""})
+    wrong = client.get(f"/battles/{battle_id}", headers={"Authorization": "Bearer not-a-token"})
+
+    assert_problem(refused, 401, "unauthorized")
+    assert refused.headers["WWW-Authenticate"] == 'Bearer realm="siege"'
+    assert_problem(wrong, 401, "unauthorized")
+    assert wrong.headers["WWW-Authenticate"] == 'Bearer realm="siege", error="invalid_token"'
+
+
+def test_the_bearer_scheme_is_case_insensitive(client: FlaskClient) -> None:
+    created = client.post("/battles", json={"ruleset": "epic"}).get_json()
+    lower = {"Authorization": f"bearer {created['gm_token']}"}
+    assert client.get(f"/battles/{created['id']}", headers=lower).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "path, method, body, status, slug",
+    [
+        ("/battles/{b}/tokens", "POST", {"role": "observer", "pad": "x" * 20_000}, 413, "body-too-large"),
+        ("/battles", "POST", {"ruleset": "epic", "name": "x" * 20_000}, 413, "body-too-large"),
+        ("/battles/{b}/tokens", "PUT", {}, 405, "method-not-allowed"),
+        ("/battles/{b}/state", "POST", {}, 405, "method-not-allowed"),
+    ],
+)
+def test_every_refusal_is_a_problem_with_a_stable_type(
+    client: FlaskClient, path: str, method: str, body: dict[str, object], status: int, slug: str
+) -> None:
+    battle_id = create_battle(client)
+
+    refused = client.open(path.format(b=battle_id), method=method, json=body)
+
+    assert_problem(refused, status, slug)
+    if status == 405:
+        assert refused.headers["Allow"]

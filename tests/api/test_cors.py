@@ -1,0 +1,115 @@
+"""CORS for browser plugins (issue 4, flask-cors): configured origins, preflight allowing the headers the API
+reads, ETag/Location/Link/Retry-After exposed, on error answers too, and never `*` with credentials."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from eventstore.protocol import EventStore
+from service.app import create_app
+from tests.api.helpers import create_battle
+from tests.fixtures.app import GmClient, config_for
+
+FOUNDRY = "https://foundry.example:30000"
+REQUEST_HEADERS = {"authorization", "content-type", "idempotency-key", "if-match", "prefer", "last-event-id"}
+EXPOSED = {"etag", "location", "link", "retry-after"}
+
+
+def app_with(origins: tuple[str, ...], store: EventStore, queue: redis.Redis[Any], url: str) -> Flask:
+    return create_app(config_for(url, cors_origins=origins), store=store, queue_redis=queue)
+
+
+@pytest.fixture
+def listed(redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
+    app = app_with((FOUNDRY,), redis_store, redis_client, redis_url)
+    return GmClient(app, app.response_class)
+
+
+def names(header: str | None) -> set[str]:
+    return {name.strip().lower() for name in (header or "").split(",") if name.strip()}
+
+
+def preflight(client: FlaskClient, path: str, origin: str, method: str = "POST") -> Any:
+    wanted = "authorization, content-type, idempotency-key, if-match, prefer, last-event-id"
+    return client.options(
+        path,
+        headers={
+            "Origin": origin,
+            "Access-Control-Request-Method": method,
+            "Access-Control-Request-Headers": wanted,
+        },
+    )
+
+
+def test_a_preflight_from_an_allowed_origin_allows_the_api_headers(listed: GmClient) -> None:
+    battle_id = create_battle(listed)
+
+    answer = preflight(listed, f"/battles/{battle_id}/commands", FOUNDRY)
+
+    assert answer.status_code == 200
+    assert answer.headers["Access-Control-Allow-Origin"] == FOUNDRY
+    assert names(answer.headers["Access-Control-Allow-Headers"]) >= REQUEST_HEADERS
+    assert "POST" in answer.headers["Access-Control-Allow-Methods"]
+    assert int(answer.headers["Access-Control-Max-Age"]) > 0
+    assert "Access-Control-Allow-Credentials" not in answer.headers
+
+
+def test_an_origin_not_listed_gets_no_cors_headers(listed: GmClient) -> None:
+    answer = preflight(listed, "/battles", "https://evil.example")
+    assert "Access-Control-Allow-Origin" not in answer.headers
+    plain = listed.get("/rulesets", headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in plain.headers
+
+
+def test_answers_expose_the_headers_a_plugin_reads(listed: GmClient) -> None:
+    battle_id = create_battle(listed)
+
+    answer = listed.post(
+        f"/battles/{battle_id}/commands", json={"type": "advance_phase"}, headers={"Origin": FOUNDRY}
+    )
+
+    assert answer.status_code == 202
+    assert answer.headers["Access-Control-Allow-Origin"] == FOUNDRY
+    assert names(answer.headers["Access-Control-Expose-Headers"]) >= EXPOSED
+
+
+@pytest.mark.parametrize(
+    "request_args, status",
+    [
+        ({"path": "/battles/nope", "method": "GET"}, 401),
+        ({"path": "/no/such/path", "method": "GET"}, 404),
+        ({"path": "/rulesets", "method": "DELETE"}, 405),
+        ({"path": "/battles", "method": "POST", "json": {"ruleset": "chess"}}, 422),
+        ({"path": "/battles", "method": "POST", "data": "x", "content_type": "text/plain"}, 415),
+    ],
+)
+def test_error_answers_carry_cors_headers_too(
+    listed: GmClient, request_args: dict[str, Any], status: int
+) -> None:
+    answer = listed.open(headers={"Origin": FOUNDRY}, **request_args)
+
+    assert answer.status_code == status
+    assert answer.mimetype == "application/problem+json"
+    assert answer.headers["Access-Control-Allow-Origin"] == FOUNDRY
+    assert names(answer.headers["Access-Control-Expose-Headers"]) >= EXPOSED
+
+
+def test_any_origin_is_a_wildcard_without_credentials(client: FlaskClient) -> None:
+    answer = preflight(client, "/battles", "https://owlbear.example")
+
+    assert answer.headers["Access-Control-Allow-Origin"] == "*"
+    assert "Access-Control-Allow-Credentials" not in answer.headers
+    assert "Access-Control-Allow-Credentials" not in client.get("/rulesets", headers={"Origin": "x"}).headers
+
+
+def test_cors_can_be_switched_off(
+    redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str
+) -> None:
+    client = app_with((), redis_store, redis_client, redis_url).test_client()
+    answer = client.get("/rulesets", headers={"Origin": FOUNDRY})
+    assert not [name for name, _ in answer.headers if name.startswith("Access-Control")]

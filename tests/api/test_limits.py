@@ -1,0 +1,77 @@
+"""Limits (issue 4): a per-token rate limit kept in Redis answers 429 with Retry-After; health probes and
+CORS preflights are never counted; body size and page size are capped elsewhere (test_bad_input,
+test_events)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+
+from eventstore.protocol import EventStore
+from service.app import create_app
+from tests.api.helpers import assert_problem, bearer, mint
+from tests.fixtures.app import GmClient, config_for
+
+BUDGET = 3
+
+
+@pytest.fixture
+def tight(redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
+    config = config_for(redis_url, rate_limit=f"{BUDGET} per minute")
+    app: Flask = create_app(config, store=redis_store, queue_redis=redis_client)
+    return GmClient(app, app.response_class)
+
+
+def test_a_token_past_its_budget_gets_a_429_with_retry_after(tight: GmClient, redis_client: Any) -> None:
+    battle_id = tight.post("/battles", json={"ruleset": "epic"}).get_json()["id"]
+    for _ in range(BUDGET):
+        assert tight.get(f"/battles/{battle_id}").status_code == 200
+
+    refused = tight.get(f"/battles/{battle_id}")
+
+    problem = assert_problem(refused, 429, "rate-limited")
+    assert 1 <= int(refused.headers["Retry-After"]) <= 61  # the rest of the minute, rounded up
+    assert "3 per 1 minute" in problem["detail"]
+    assert any(b"siege-limits" in key for key in redis_client.keys("*"))  # counted in Redis
+
+
+def test_every_token_has_its_own_budget(tight: GmClient) -> None:
+    created = tight.post("/battles", json={"ruleset": "epic"}).get_json()
+    observer = bearer(mint(tight, created["id"], "observer")["token"])  # the GM's second request
+    for _ in range(BUDGET - 1):
+        tight.get(f"/battles/{created['id']}")
+    assert tight.get(f"/battles/{created['id']}").status_code == 429
+
+    assert tight.get(f"/battles/{created['id']}", headers=observer).status_code == 200
+
+
+def test_one_budget_spans_every_endpoint_of_a_token(tight: GmClient) -> None:
+    battle_id = tight.post("/battles", json={"ruleset": "epic"}).get_json()["id"]
+    for path in ("", "/state", "/events"):
+        assert tight.get(f"/battles/{battle_id}{path}").status_code == 200
+    assert tight.post(f"/battles/{battle_id}/commands", json={"type": "advance_phase"}).status_code == 429
+
+
+def test_probes_and_preflights_are_not_counted(tight: GmClient) -> None:
+    for _ in range(BUDGET + 2):
+        assert tight.get("/healthz").status_code == 200
+        assert tight.get("/openapi.json").status_code == 200
+        preflight = tight.options("/battles", headers={"Origin": "https://vtt.example"})
+        assert preflight.status_code == 200
+
+
+def test_callers_without_a_token_are_counted_by_address(tight: GmClient) -> None:
+    for _ in range(BUDGET):
+        assert tight.get("/rulesets").status_code == 200
+    assert_problem(tight.get("/rulesets"), 429, "rate-limited")
+
+
+def test_rate_limits_can_be_switched_off(
+    redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str
+) -> None:
+    app = create_app(config_for(redis_url, rate_limit="off"), store=redis_store, queue_redis=redis_client)
+    client = app.test_client()
+    assert all(client.get("/rulesets").status_code == 200 for _ in range(BUDGET + 2))
