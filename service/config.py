@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from limits import parse_many
+
 from eventstore.config import StoreConfig
 
 Number = TypeVar("Number", int, float)
@@ -59,10 +61,22 @@ class ServiceConfig:
             page_max=_read(env, "SIEGE_PAGE_MAX", int, base.page_max, minimum=1),
             battle_cache_size=_read(env, "SIEGE_BATTLE_CACHE", int, base.battle_cache_size, minimum=1),
             idempotency_ttl_s=_read(env, "SIEGE_IDEMPOTENCY_TTL_S", float, base.idempotency_ttl_s, minimum=1),
-            rate_limit=env.get("SIEGE_RATE_LIMIT") or base.rate_limit,
+            rate_limit=_rate_limit(env.get("SIEGE_RATE_LIMIT") or base.rate_limit),
             rate_limit_storage=env.get("SIEGE_RATE_LIMIT_STORAGE") or None,
             cors_origins=_origins(env.get("SIEGE_CORS_ORIGINS"), base.cors_origins),
         )
+
+
+def _rate_limit(value: str) -> str:
+    """Checked here, so a typo stops the process at start instead of at its first request."""
+    if value.strip().lower() != NO_RATE_LIMIT:
+        try:
+            parse_many(value)
+        except ValueError:
+            raise ValueError(
+                f"SIEGE_RATE_LIMIT must read like `1200 per minute` or `off`, got {value!r}"
+            ) from None
+    return value
 
 
 def _origins(raw: str | None, fallback: tuple[str, ...]) -> tuple[str, ...]:

@@ -28,6 +28,10 @@ def test_every_variable_is_read() -> None:
         "SIEGE_PAGE_DEFAULT": "10",
         "SIEGE_PAGE_MAX": "20",
         "SIEGE_BATTLE_CACHE": "5",
+        "SIEGE_IDEMPOTENCY_TTL_S": "60",
+        "SIEGE_RATE_LIMIT": "10 per second",
+        "SIEGE_RATE_LIMIT_STORAGE": "memory://",
+        "SIEGE_CORS_ORIGINS": "https://a.example, https://b.example",
     }
 
     config = ServiceConfig.from_env(env)
@@ -39,6 +43,32 @@ def test_every_variable_is_read() -> None:
     )
     assert (config.max_body_bytes, config.max_wait_s) == (1024, 2.5)
     assert (config.page_default, config.page_max, config.battle_cache_size) == (10, 20, 5)
+    assert (config.idempotency_ttl_s, config.rate_limit, config.rate_limit_storage_uri) == (
+        60,
+        "10 per second",
+        "memory://",
+    )
+    assert config.cors_origins == ("https://a.example", "https://b.example")
+
+
+def test_rate_limit_counters_default_to_the_queue_redis() -> None:
+    config = ServiceConfig.from_env(
+        {"REDIS_URL": "redis://store:6379/1", "QUEUE_REDIS_URL": "redis://q:6379/2"}
+    )
+    assert config.rate_limit_storage_uri == "redis://q:6379/2"
+    assert config.rate_limited
+
+
+@pytest.mark.parametrize(
+    "value, origins",
+    [("*", ("*",)), ("none", ()), ("", ("*",)), (" https://x.example ,", ("https://x.example",))],
+)
+def test_cors_origins_are_a_list_any_or_none(value: str, origins: tuple[str, ...]) -> None:
+    assert ServiceConfig.from_env({"SIEGE_CORS_ORIGINS": value}).cors_origins == origins
+
+
+def test_the_rate_limit_can_be_off() -> None:
+    assert not ServiceConfig.from_env({"SIEGE_RATE_LIMIT": "off"}).rate_limited
 
 
 def test_the_queue_defaults_to_the_store_server() -> None:
@@ -46,7 +76,14 @@ def test_the_queue_defaults_to_the_store_server() -> None:
 
 
 @pytest.mark.parametrize(
-    "name, value", [("SIEGE_MAX_BODY_BYTES", "lots"), ("SIEGE_PAGE_MAX", "0"), ("SIEGE_MAX_WAIT_S", "-1")]
+    "name, value",
+    [
+        ("SIEGE_MAX_BODY_BYTES", "lots"),
+        ("SIEGE_PAGE_MAX", "0"),
+        ("SIEGE_MAX_WAIT_S", "-1"),
+        ("SIEGE_IDEMPOTENCY_TTL_S", "0"),
+        ("SIEGE_RATE_LIMIT", "lots"),
+    ],
 )
 def test_a_bad_value_names_its_variable(name: str, value: str) -> None:
     with pytest.raises(ValueError, match=name):
