@@ -83,9 +83,11 @@ def _service_key() -> Principal:
 
 def _battle_token(battle_id: str, level: Access) -> Principal:
     given = _bearer()
-    record = services().store.token(battle_id, digest(given)) if given else None
+    deps = services()
+    record = deps.store.token(battle_id, digest(given)) if given else None
     refusal = _refusal(record, battle_id)
     if refusal is not None or record is None:
+        deps.battles.created(battle_id)  # no such battle: a 404 (its id is 96 random bits, nothing to guess)
         raise unauthorized(refusal or "", given)
     if record.role not in ROLES_FOR[level]:
         raise forbidden(f"A {role_of(record)} token cannot do this; it needs one of: {_roles(level)}.")

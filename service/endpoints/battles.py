@@ -47,6 +47,7 @@ def create() -> Response:
 @blp.access("read")
 @blp.response(200, BattleSummarySchema, headers=ETAG)
 @blp.alt_response(304, response="NOT_MODIFIED")
+@blp.alt_response(404, response="NOT_FOUND")
 def summary(battle_id: str) -> Response:
     """Summarise a battle: ruleset, options, log head and projected version"""
     deps = services()

@@ -45,6 +45,7 @@ LOCATION = {
 @blp.doc(requestBody=command_body(), parameters=HEADERS)
 @blp.response(202, AcceptedSchema, headers=LOCATION, description="appended; the outcome is pending")
 @blp.alt_response(200, schema=OutcomeSchema, description="the outcome, when `Prefer: wait` was met")
+@blp.alt_response(404, response="NOT_FOUND")
 @blp.alt_response(409, response="CONFLICT")
 @blp.alt_response(412, response="PRECONDITION_FAILED")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")

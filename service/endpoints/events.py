@@ -36,6 +36,7 @@ class EventsQuerySchema(StrictSchema):
 @blp.arguments(EventsQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
 @blp.response(200, EventSchema(many=True), headers=LINK)
 @blp.alt_response(304, response="NOT_MODIFIED")
+@blp.alt_response(404, response="NOT_FOUND")
 def listing(battle_id: str, after: int = 0, limit: int | None = None) -> Response:
     """List log entries after a version, each with its outcome (null while pending)"""
     deps = services()

@@ -24,6 +24,7 @@ LOCATION = {"Location": {"description": "the token", "schema": {"type": "string"
 @blp.doc(requestBody={"required": True, "content": {"application/json": {"schema": TokenCreateSchema}}})
 @blp.response(201, TokenMintedSchema, headers=LOCATION)
 @blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(404, response="NOT_FOUND")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
@@ -39,6 +40,7 @@ def create(battle_id: str) -> Response:
 @blp.route("/<battle_id>/tokens", methods=["GET"])
 @blp.access("gm")
 @blp.response(200, TokenSchema(many=True))
+@blp.alt_response(404, response="NOT_FOUND")
 def listing(battle_id: str) -> Response:
     """List the battle's tokens, revoked and expired ones included (never their secrets)"""
     return json_response([token_view(token) for token in services().store.tokens(battle_id)])

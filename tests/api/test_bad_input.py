@@ -100,8 +100,8 @@ def test_an_oversized_body_is_a_413_and_appends_nothing(client: FlaskClient) -> 
     assert head_version(client, battle_id) == 1
 
 
-def test_a_command_for_an_unknown_battle_is_a_401_as_no_token_is_for_it(client: FlaskClient) -> None:
-    assert_problem(send(client, "nope", WALL), 401, "unauthorized")
+def test_a_command_for_an_unknown_battle_is_a_404(client: FlaskClient) -> None:
+    assert_problem(send(client, "nope", WALL), 404, "battle-not-found")
 
 
 def test_an_overlong_idempotency_key_is_a_422_and_appends_nothing(client: FlaskClient) -> None:

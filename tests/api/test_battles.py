@@ -125,6 +125,10 @@ def test_unknown_fields_at_creation_are_a_422(client: FlaskClient) -> None:
     assert body["errors"] == {"seed": ["Unknown field."]}
 
 
-def test_an_unknown_battle_is_a_401_problem_since_no_token_is_for_it(client: FlaskClient) -> None:
-    body = assert_problem(client.get("/battles/nope"), 401, "unauthorized")
+def test_an_unknown_battle_is_a_404_problem_whatever_the_token(client: FlaskClient) -> None:
+    other = create_battle(client)
+    gm_of_other = {"Authorization": f"Bearer {client.gm_tokens[other]}"}  # type: ignore[attr-defined]
+
+    body = assert_problem(client.get("/battles/nope", headers=gm_of_other), 404, "battle-not-found")
+
     assert "nope" in body["detail"]

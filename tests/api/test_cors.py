@@ -81,7 +81,9 @@ def test_answers_expose_the_headers_a_plugin_reads(listed: GmClient) -> None:
 @pytest.mark.parametrize(
     "request_args, status",
     [
-        ({"path": "/battles/nope", "method": "GET"}, 401),
+        ({"path": "/battles/nope", "method": "GET"}, 404),
+        ({"path": "/battles/{b}", "method": "GET", "auth": "Bearer not-a-token"}, 401),
+        ({"path": "/battles/{b}/tokens", "method": "POST", "json": {"role": "king"}}, 422),
         ({"path": "/no/such/path", "method": "GET"}, 404),
         ({"path": "/rulesets", "method": "DELETE"}, 405),
         ({"path": "/battles", "method": "POST", "json": {"ruleset": "chess"}}, 422),
@@ -91,7 +93,11 @@ def test_answers_expose_the_headers_a_plugin_reads(listed: GmClient) -> None:
 def test_error_answers_carry_cors_headers_too(
     listed: GmClient, request_args: dict[str, Any], status: int
 ) -> None:
-    answer = listed.open(headers={"Origin": FOUNDRY}, **request_args)
+    battle_id = create_battle(listed)
+    args = {**request_args, "path": request_args["path"].format(b=battle_id)}
+    auth = {"Authorization": args.pop("auth")} if "auth" in args else {}
+
+    answer = listed.open(headers={"Origin": FOUNDRY, **auth}, **args)
 
     assert answer.status_code == status
     assert answer.mimetype == "application/problem+json"

@@ -95,4 +95,4 @@ def test_a_version_beyond_the_head_is_a_404(client: FlaskClient) -> None:
 
     assert_problem(client.get(f"/battles/{battle_id}/events/2"), 404, "version-not-found")
     assert_problem(client.get(f"/battles/{battle_id}/events/0"), 404, "version-not-found")
-    assert_problem(client.get("/battles/nope/events"), 401, "unauthorized")  # no token is for it
+    assert_problem(client.get("/battles/nope/events"), 404, "battle-not-found")

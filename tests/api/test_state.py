@@ -89,4 +89,4 @@ def test_a_version_beyond_the_head_is_a_404_and_below_one_a_422(client: FlaskCli
 
     assert_problem(client.get(f"/battles/{battle_id}/state?at=2"), 404, "version-not-found")
     assert_problem(client.get(f"/battles/{battle_id}/state?at=0"), 422, "validation")
-    assert_problem(client.get("/battles/nope/state"), 401, "unauthorized")  # no token is for it
+    assert_problem(client.get("/battles/nope/state"), 404, "battle-not-found")
