@@ -3,12 +3,15 @@ the command lands after, even before any worker has folded it; a violation is a 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
+from eventstore.memory_store import MemoryEventStore
+from eventstore.protocol import Appended, EventStore, NewEntry
+from service.app import create_app
 from tests.api.helpers import (
     CSM,
     GOFF,
@@ -23,6 +26,7 @@ from tests.api.helpers import (
     outcome,
     send,
 )
+from tests.fixtures.app import GmClient, config_for
 
 ORC = {**GOFF, "id": "orc", "location": {"kind": "inside"}}
 
@@ -148,3 +152,28 @@ def test_an_observer_only_reads(client: FlaskClient, battle: str) -> None:
         client.post(f"/battles/{battle}/tokens", json={"role": "gm"}, headers=observer), 403, "forbidden"
     )
     assert head_version(client, battle) == 4
+
+
+class BusyStore(MemoryEventStore):
+    """The real in-memory store on a battle so busy that another command always lands first: every append
+    that expects a version finds one more entry in front of it."""
+
+    def append(self, battle_id: str, entry: NewEntry, **options: Any) -> Appended:
+        if options.get("expected_version") is not None:
+            super().append(battle_id, dataclasses.replace(entry, idempotency_key=None, actor="someone-else"))
+        return super().append(battle_id, entry, **options)
+
+
+def test_a_side_command_that_never_gets_a_quiet_head_is_a_409(redis_client: Any, redis_url: str) -> None:
+    store = BusyStore()
+    app = create_app(config_for(redis_url), store=store, queue_redis=redis_client)
+    client = GmClient(app, app.response_class)
+    battle_id = create_battle(client)
+    accepted(client, battle_id, WALL)
+    accepted(client, battle_id, CSM)
+
+    refused = send(client, battle_id, climb("csm"), headers=side(client, battle_id, "attacker"))
+
+    assert_problem(refused, 409, "contention")
+    assert refused.headers["Retry-After"] == "1"
+    assert not [entry for entry in store.iter_entries(battle_id) if entry.actor.startswith("side:")]
