@@ -36,19 +36,45 @@ def to_fields(entry: NewEntry, prev_hash: str, digest: str) -> list[str]:
 
 
 def from_fields(entry_id: Any, raw: Mapping[Any, Any]) -> StoredEntry:
+    if b"hash" in raw:
+        return _from_bytes(entry_id, raw)
     fields = {text(k): text(v) for k, v in raw.items()}
     return StoredEntry(
         version=version_of(entry_id),
         type=fields["type"],
-        data=json.loads(fields["data"]),
+        data=_json(fields["data"]),
         schema_version=int(fields["schema_version"]),
         actor=fields["actor"],
         idempotency_key=fields["idempotency_key"] or None,
         recorded_at=fields["recorded_at"],
-        dice=json.loads(fields["dice"]),
+        dice=_json(fields["dice"]),
         prev_hash=fields["prev_hash"],
         hash=fields["hash"],
     )
+
+
+def _from_bytes(entry_id: bytes, raw: Mapping[bytes, bytes]) -> StoredEntry:
+    """The store's own bytes replies, read by key: a fold decodes every entry, so no text() per value."""
+    return StoredEntry(
+        version=int(entry_id[entry_id.rindex(b"-") + 1 :]),
+        type=raw[b"type"].decode(),
+        data=_json(raw[b"data"]),
+        schema_version=int(raw[b"schema_version"]),
+        actor=raw[b"actor"].decode(),
+        idempotency_key=raw[b"idempotency_key"].decode() or None,
+        recorded_at=raw[b"recorded_at"].decode(),
+        dice=_json(raw[b"dice"]),
+        prev_hash=raw[b"prev_hash"].decode(),
+        hash=raw[b"hash"].decode(),
+    )
+
+
+def _json(value: str | bytes) -> Any:
+    # most commands carry no dice and many no fields: skip the parser for the empty object
+    return {} if value in EMPTY_OBJECT else json.loads(value)
+
+
+EMPTY_OBJECT = ("{}", b"{}")
 
 
 def from_rows(rows: Sequence[tuple[Any, Mapping[Any, Any]]]) -> list[StoredEntry]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from rules.codec import JSON, encode
 from rules.dice import Dice, stream_key
@@ -16,9 +16,24 @@ BATTLE_CREATED = "battle_created"
 CONCLUDE = "conclude"
 
 
+class LogEntry(Protocol):
+    """What the fold reads of a log entry: `Entry` or the store's own record, which need no copy."""
+
+    @property
+    def version(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def data(self) -> Mapping[str, JSON]: ...
+    @property
+    def dice(self) -> Mapping[str, Any]: ...
+    @property
+    def hash(self) -> str: ...
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Entry:
-    """What the fold needs of one log entry."""
+    """What the fold needs of one log entry, for callers that have no stored record."""
 
     version: int
     type: str
@@ -54,7 +69,7 @@ class Battle:
 
 
 def project(
-    battle: Battle | None, entries: Iterable[Entry], seeds: Seeds
+    battle: Battle | None, entries: Iterable[LogEntry], seeds: Seeds
 ) -> Iterator[tuple[Battle, dict[str, JSON]]]:
     """Fold entries onto `battle` (None before version 1), yielding each new state and its outcome."""
     for entry in entries:
@@ -62,7 +77,7 @@ def project(
         yield battle, outcome
 
 
-def step(battle: Battle | None, entry: Entry, seeds: Seeds) -> tuple[Battle, dict[str, JSON]]:
+def step(battle: Battle | None, entry: LogEntry, seeds: Seeds) -> tuple[Battle, dict[str, JSON]]:
     if battle is None:
         return _create(entry)
     if battle.version + 1 != entry.version:
@@ -96,7 +111,7 @@ def _advance(battle: Battle, version: int, game: Any, concluded: bool) -> Battle
 
 
 def _decide(
-    ruleset: Ruleset, battle: Battle, entry: Entry, dice: Dice, seeds: Seeds
+    ruleset: Ruleset, battle: Battle, entry: LogEntry, dice: Dice, seeds: Seeds
 ) -> tuple[Any, dict[str, JSON], str, tuple[Any, ...]]:
     if battle.concluded:
         raise Rejected("battle_concluded")
@@ -117,7 +132,7 @@ def _decide(
     return game, decided.result, decided.summary, decided.events
 
 
-def _create(entry: Entry) -> tuple[Battle, dict[str, JSON]]:
+def _create(entry: LogEntry) -> tuple[Battle, dict[str, JSON]]:
     if entry.version != 1 or entry.type != BATTLE_CREATED:
         raise ValueError("a battle's history starts with battle_created at version 1")
     ruleset = get_ruleset(str(entry.data["ruleset"]))
@@ -140,7 +155,7 @@ def _create(entry: Entry) -> tuple[Battle, dict[str, JSON]]:
 
 
 def _outcome(
-    entry: Entry,
+    entry: LogEntry,
     status: str,
     reason: str | None,
     result: dict[str, JSON] | None,

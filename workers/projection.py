@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from eventstore.protocol import EventStore, Projection, StoredEntry
 from rules.codec import JSON, canonical_json
-from rules.fold import Battle, Entry, Seeds, decode_battle, encode_battle, project
+from rules.fold import Battle, Seeds, decode_battle, encode_battle, project
 from workers import deps
 
 BATCH = 500  # entries folded between two atomic writes of state + outcomes
@@ -84,8 +84,8 @@ def fold_log(
     first = next(stored, None)
     if first is None:
         return  # nothing to fold: not even the seeds are read
-    entries = (to_fold_entry(e) for e in _chain(first, stored))
-    yield from project(battle, entries, seeds_of(store, battle_id))
+    # stored records are folded as they are: the fold reads only the fields an Entry has
+    yield from project(battle, _chain(first, stored), seeds_of(store, battle_id))
 
 
 def seeds_of(store: EventStore, battle_id: str) -> Seeds:
@@ -97,12 +97,6 @@ def seeds_of(store: EventStore, battle_id: str) -> Seeds:
         known = Seeds(server_seed=bytes.fromhex(store.secret(battle_id)), client_seed=client_seed)
         _remember(_seeds, battle_id, known, SEED_CACHE)
     return known
-
-
-def to_fold_entry(stored: StoredEntry) -> Entry:
-    return Entry(
-        version=stored.version, type=stored.type, data=stored.data, dice=stored.dice, hash=stored.hash
-    )
 
 
 def load_projection(store: EventStore, battle_id: str) -> Battle | None:
