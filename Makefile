@@ -14,6 +14,9 @@ $(INSTALLED): pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	@# Chromium for tests/browser, where root can apt-get it (as in CI); elsewhere those tests skip and say why
+	@command -v chromium >/dev/null || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@touch $@
 
 install: $(INSTALLED) ## create .venv and install the project with its dev tools
