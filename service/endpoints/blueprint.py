@@ -31,7 +31,7 @@ class Blueprint(SmorestBlueprint):  # type: ignore[misc]
         return cast(Decorator, super().route(rule, **options))
 
     def doc(self, **kwargs: Any) -> Decorator:
-        return cast(Decorator, super().doc(**kwargs))
+        return _doc_only(super().doc(**kwargs))
 
     def arguments(self, schema: Any, **kwargs: Any) -> Decorator:
         return cast(Decorator, super().arguments(schema, **kwargs))
@@ -40,7 +40,7 @@ class Blueprint(SmorestBlueprint):  # type: ignore[misc]
         return cast(Decorator, super().response(status_code, schema, **kwargs))
 
     def alt_response(self, status_code: int, **kwargs: Any) -> Decorator:
-        return cast(Decorator, super().alt_response(status_code, **kwargs))
+        return _doc_only(super().alt_response(status_code, **kwargs))
 
     def access(self, level: auth.Access) -> Decorator:
         """Who may call the endpoint (service/auth.py), documented as its security and its refusals."""
@@ -55,3 +55,14 @@ class Blueprint(SmorestBlueprint):  # type: ignore[misc]
             return auth.access(level)(documented)
 
         return cast(Decorator, declare)
+
+
+def _doc_only(decorator: Callable[[View], Any]) -> Decorator:
+    """Keep what flask-smorest's documenting decorator records, drop the pass-through wrapper it adds: a
+    command endpoint carried a dozen of them, ~0.2 ms of every request."""
+
+    def document(view: View) -> View:
+        view._apidoc = decorator(view)._apidoc  # type: ignore[attr-defined]
+        return view
+
+    return cast(Decorator, document)
