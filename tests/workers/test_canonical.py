@@ -1,0 +1,67 @@
+"""The fold's fast canonical JSON writes the very bytes of rules.codec.canonical_json, whatever the value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.codec import canonical_json
+from tests.harness import RulesTable
+from workers import canonical
+
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()  # past 64 bits too, where orjson refuses and json takes over
+    | st.floats(allow_nan=False, allow_infinity=False)  # the API refuses NaN and Infinity
+    | st.text()  # lone surrogates included
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+# the numbers json.dumps and orjson write differently, and the strings that only look like them
+EDGES: list[Any] = [
+    1e16, 1.5e-5, 1e-05, -2.5e-7, 1e22, 5e-324, 1.7976931348623157e308, 0.0001, 1e15, 123456.25, -0.0,
+    2**63 - 1, 2**64 - 1, 2**64, -(2**63) - 1,
+    "1e16", ":1e5", "0.00001", "\u2028\u2029\x7f\x00\x1f é 😀", "\ud800",
+    {"é": 1, "e": 2, "Z": 3, "😀": 4, "\uffff": 5, "": 6},
+]  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(VALUES)
+def test_any_json_value_is_written_as_canonical_json_writes_it(value: Any) -> None:
+    assert canonical.dumps(value) == canonical_json(value)
+
+
+@pytest.mark.parametrize("value", EDGES, ids=repr)
+def test_numbers_orjson_writes_differently_still_come_out_as_json_dumps_writes_them(value: Any) -> None:
+    for wrapped in (value, [value], {"a": value, "b": [1, value]}):
+        assert canonical.dumps(wrapped) == canonical_json(wrapped)
+
+
+def test_non_string_keys_are_written_as_json_dumps_writes_them() -> None:
+    assert canonical.dumps({2: "b", 1: "a"}) == canonical_json({2: "b", 1: "a"})
+
+
+def test_outcomes_and_states_of_a_fold_are_written_byte_for_byte() -> None:
+    table = RulesTable("epic")
+    table.send({"type": "add_fortification", "id": "W1", "kind": "wall"})
+    table.send({"type": "add_stand", "id": "a1", "stand_type": "infantry", "side": "attacker", "caf": 3,
+                "speed_cm": 10, "location": {"kind": "at_foot", "section_id": "W1"}})  # fmt: skip
+    table.send({"type": "give_order", "stand_id": "a1", "order": "charge"})
+    table.send({"type": "advance_phase"})
+    table.send({"type": "climb", "stand_id": "a1", "section_id": "W1", "dice": {"attacker": [9]}})
+    for outcome in table.outcomes:
+        assert canonical.dumps(outcome) == canonical_json(outcome)
+    assert canonical.dumps(table.state()) == canonical_json(table.state())
+
+
+def test_loads_reads_what_dumps_wrote() -> None:
+    value = {"a": [1, 2.5, None, True], "b": {"c": "é"}}
+    assert canonical.loads(canonical.dumps(value)) == value
