@@ -21,6 +21,7 @@ from eventstore.protocol import (
     Projection,
     StoredEntry,
     TokenRecord,
+    TokenRefused,
     UnknownBattle,
     require_consecutive,
 )
@@ -64,9 +65,13 @@ class MemoryEventStore(MemorySchedule, MemoryTokens):
         mark_pending: bool = False,
         retain_s: float = IDEMPOTENCY_RETAIN_S,
         lease_s: float = 0.0,
+        token_digest: str | None = None,
     ) -> Appended:
         with self._changed:
             battle = self._battle(battle_id)
+            held = self.token(battle_id, token_digest) if token_digest is not None else None
+            if token_digest is not None and (held is None or held.revoked):
+                raise TokenRefused(battle_id)
             appended = battle.append(entry, expected_version, fingerprint or "", retain_s, lease_s)
         if mark_pending and not appended.replayed:
             return dataclasses.replace(appended, enqueue=self.mark_pending(battle_id))

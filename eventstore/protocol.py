@@ -102,6 +102,10 @@ class IdempotencyInFlight(Exception):
         self.version = version
 
 
+class TokenRefused(Exception):
+    """The token an append was made with is no longer stored, or revoked: nothing was appended."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TokenRecord:
     """An access token as stored under `digest`, the SHA-256 of the token: the token itself is never kept.
@@ -141,6 +145,7 @@ class EventStore(Protocol):
         mark_pending: bool = False,
         retain_s: float = IDEMPOTENCY_RETAIN_S,
         lease_s: float = 0.0,
+        token_digest: str | None = None,
     ) -> Appended:
         """Append atomically: version check, idempotency record (key + fingerprint), hash chain, write.
 
@@ -148,7 +153,9 @@ class EventStore(Protocol):
         (with the recorded response), another one raises IdempotencyMismatch, and until the response is
         recorded, for at most `lease_s` (0: no lease), the same fingerprint raises IdempotencyInFlight.
         `mark_pending=True` also does `mark_pending(battle_id)` after a new entry lands, in the same
-        round trip where the backend can: the ingest hot path then costs one call."""
+        round trip where the backend can: the ingest hot path then costs one call. With `token_digest`, the
+        token stored under it must still be there and not revoked, judged before anything else but the
+        battle's existence (TokenRefused otherwise), so a caller may trust a remembered token record."""
 
     def record_response(self, battle_id: str, key: str, version: int, response: str) -> bool:
         """Keep the response of the request that appended `version` with `key`, ending its lease;

@@ -23,6 +23,7 @@ from eventstore.protocol import (
     NewEntry,
     StoredEntry,
     TokenRecord,
+    TokenRefused,
     UnknownBattle,
 )
 from eventstore.redis_idem import refusal
@@ -69,8 +70,14 @@ class RedisLog:
         mark_pending: bool = False,
         retain_s: float = IDEMPOTENCY_RETAIN_S,
         lease_s: float = 0.0,
+        token_digest: str | None = None,
     ) -> Appended:
-        script_keys = [keys.log(battle_id), keys.idem(battle_id), keys.idem_expiry(battle_id)]
+        script_keys = [
+            keys.log(battle_id),
+            keys.idem(battle_id),
+            keys.idem_expiry(battle_id),
+            keys.tokens(battle_id),
+        ]
         marks_in_script = mark_pending and self._marks_in_script
         if marks_in_script:
             script_keys += [keys.PENDING, keys.SCHEDULED]
@@ -82,7 +89,7 @@ class RedisLog:
             digest = entry_hash(version, entry, prev.hash)
             written = [f"0-{version}", version, digest, battle_id, self._scheduled_ttl_ms]
             fields = [canonical_json(to_fields(entry, prev.hash, digest))]
-            kept = [schedule.ttl_ms(retain_s), max(int(lease_s * 1000), 0)]
+            kept = [schedule.ttl_ms(retain_s), max(int(lease_s * 1000), 0), token_digest or ""]
             reply = self._append_script(
                 keys=script_keys, args=[*checks, prev.version, prev.hash, *written, *fields, *kept]
             )
@@ -103,6 +110,8 @@ class RedisLog:
         if status == "unknown":
             self._heads.drop(battle_id)
             raise UnknownBattle(battle_id)
+        if status == "token":
+            raise TokenRefused(battle_id)
         return refusal(status, reply)
 
     def head(self, battle_id: str) -> Head:

@@ -18,6 +18,7 @@ from service.docs import assets, openapi_settings
 from service.endpoints import blueprints, health
 from service.openapi_doc import register_commands
 from service.scheduling import Scheduler
+from service.token_cache import TokenCache
 
 TITLE = "Siege rules service"
 API_VERSION = "1"
@@ -45,6 +46,7 @@ def create_app(
         queue_redis=queue_redis,
         battles=BattleCache(store, config.battle_cache_size),
         scheduler=Scheduler(store, queue_redis),
+        tokens=TokenCache(config.battle_cache_size),
     )
     problems.install(app)
     auth.install(app)  # before the limiter: a request is counted against the token it authenticated

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from flask import request
 
-from eventstore.protocol import AppendContention, Appended, Head, NewEntry, VersionConflict
+from eventstore.protocol import AppendContention, Appended, Head, NewEntry, TokenRefused, VersionConflict
 from schemas.commands import LoadedCommand
-from service import idempotency
+from service import auth, idempotency
 from service.auth import Principal
 from service.clock import utc_now
 from service.deps import Services
@@ -67,16 +67,22 @@ def _append(deps: Services, job: Append, expected: int | None) -> Appended:
         recorded_at=utc_now(),
         dice=job.command.dice,
     )
-    # marking the battle pending rides on the append's round trip (one Redis call per command)
-    return deps.store.append(
-        job.battle_id,
-        entry,
-        expected_version=expected,
-        fingerprint=job.fingerprint,
-        mark_pending=True,
-        retain_s=deps.config.idempotency_ttl_s,
-        lease_s=idempotency.lease_s(deps),
-    )
+    # marking the battle pending and re-checking the token ride on the append's round trip
+    try:
+        return deps.store.append(
+            job.battle_id,
+            entry,
+            expected_version=expected,
+            fingerprint=job.fingerprint,
+            mark_pending=True,
+            retain_s=deps.config.idempotency_ttl_s,
+            lease_s=idempotency.lease_s(deps),
+            token_digest=job.principal.digest,
+        )
+    except TokenRefused:
+        if job.principal.digest is not None:
+            deps.tokens.drop(job.battle_id, job.principal.digest)
+        raise auth.unauthorized("This token was revoked.", job.principal.token_id) from None
 
 
 def _expected_version(head: Head | None, job: Append) -> int | None:

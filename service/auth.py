@@ -13,7 +13,7 @@ from typing import Literal, TypeVar
 from flask import Flask, current_app, g, request
 
 from eventstore.protocol import TokenRecord
-from service.deps import services
+from service.deps import Services, services
 from service.problems import Problem
 from service.tokens import GM, OBSERVER, SIDE, digest, expired, role_of
 
@@ -34,6 +34,7 @@ class Principal:
     role: str  # gm | side | observer | service | anonymous
     side: str | None = None
     token_id: str | None = None
+    digest: str | None = None  # of the token: its append re-checks that it still stands
 
     @property
     def actor(self) -> str:
@@ -84,14 +85,26 @@ def _service_key() -> Principal:
 def _battle_token(battle_id: str, level: Access) -> Principal:
     given = _bearer()
     deps = services()
-    record = deps.store.token(battle_id, digest(given)) if given else None
+    record = _token_record(deps, battle_id, digest(given), level) if given else None
     refusal = _refusal(record, battle_id)
     if refusal is not None or record is None:
         deps.battles.created(battle_id)  # no such battle: a 404 (its id is 96 random bits, nothing to guess)
         raise unauthorized(refusal or "", given)
     if record.role not in ROLES_FOR[level]:
         raise forbidden(f"A {role_of(record)} token cannot do this; it needs one of: {_roles(level)}.")
-    return Principal(role=record.role, side=record.scope, token_id=record.id)
+    return Principal(role=record.role, side=record.scope, token_id=record.id, digest=record.digest)
+
+
+def _token_record(deps: Services, battle_id: str, token_digest: str, level: Access) -> TokenRecord | None:
+    """A command may be judged on a remembered record: its append re-checks the stored one atomically
+    (service/token_cache.py). Other requests read the record each time."""
+    remembered = deps.tokens.get(battle_id, token_digest) if level == "command" else None
+    if remembered is not None:
+        return remembered
+    record = deps.store.token(battle_id, token_digest)
+    if level == "command" and record is not None and not record.revoked:
+        deps.tokens.put(battle_id, record)
+    return record
 
 
 def _refusal(record: TokenRecord | None, battle_id: str) -> str | None:

@@ -12,6 +12,7 @@ from eventstore.protocol import EventStore
 from service.battle_cache import BattleCache
 from service.config import ServiceConfig
 from service.scheduling import Scheduler
+from service.token_cache import TokenCache
 
 EXTENSION = "siege"
 
@@ -23,6 +24,7 @@ class Services:
     queue_redis: Redis[Any]
     battles: BattleCache
     scheduler: Scheduler
+    tokens: TokenCache
 
 
 def services() -> Services:

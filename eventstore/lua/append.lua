@@ -1,16 +1,24 @@
 -- Append one log entry atomically (DESIGN §3, §4.1-4.3): exists, idempotency, expected version, chain link, write.
--- KEYS[1] log stream, KEYS[2] idempotency hash, KEYS[3] idempotency expiry zset; optional KEYS[4] pending
--- set, KEYS[5] scheduled flag (single node only: they are not hash-tagged), which mark the battle pending
--- in the same round trip.
+-- KEYS[1] log stream, KEYS[2] idempotency hash, KEYS[3] idempotency expiry zset, KEYS[4] token hash;
+-- optional KEYS[5] pending set, KEYS[6] scheduled flag (single node only: they are not hash-tagged), which
+-- mark the battle pending in the same round trip.
 -- ARGV[1] expected version ("" = any), ARGV[2] idempotency key ("" = none), ARGV[3] fingerprint,
 -- ARGV[4] prev version the hash was computed on, ARGV[5] prev hash, ARGV[6] new entry ID "0-<v>",
 -- ARGV[7] new version, ARGV[8] new hash, ARGV[9] battle id, ARGV[10] scheduled flag TTL (ms),
 -- ARGV[11] the stream field/value pairs as one JSON array (one argument is cheaper to send than 18),
--- ARGV[12] how long the key's record is kept (ms), ARGV[13] how long it counts as in flight (ms)
+-- ARGV[12] how long the key's record is kept (ms), ARGV[13] how long it counts as in flight (ms),
+-- ARGV[14] the digest of the token the command came with ("" = none): it must be stored and not revoked.
 -- An idempotency record is {f fingerprint, v version, h hash, x expires (ms), l lease end (ms), r response}.
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 if #last == 0 then
   return {'unknown'}
+end
+-- the API may have judged the token on a remembered record; a revocation since then is seen here
+if ARGV[14] ~= '' then
+  local token = redis.call('HGET', KEYS[4], ARGV[14])
+  if not token or cjson.decode(token).revoked then
+    return {'token'}
+  end
 end
 local current = tonumber(string.sub(last[1][1], 3))
 local fields = last[1][2]
@@ -67,9 +75,9 @@ if ARGV[2] ~= '' then
   end
 end
 local enqueue = 0
-if #KEYS == 5 then
-  redis.call('SADD', KEYS[4], ARGV[9])
-  if redis.call('SET', KEYS[5], '1', 'NX', 'PX', ARGV[10]) then
+if #KEYS == 6 then
+  redis.call('SADD', KEYS[5], ARGV[9])
+  if redis.call('SET', KEYS[6], '1', 'NX', 'PX', ARGV[10]) then
     enqueue = 1
   end
 end

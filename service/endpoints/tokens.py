@@ -61,8 +61,11 @@ def one(battle_id: str, token_id: str) -> Response:
 @blp.alt_response(404, response="NOT_FOUND")
 def revoke(battle_id: str, token_id: str) -> Response:
     """Revoke a token: it stops working at once (revoking it again changes nothing)"""
-    if services().store.revoke_token(battle_id, token_id) is None:
+    deps = services()
+    revoked = deps.store.revoke_token(battle_id, token_id)
+    if revoked is None:
         raise _no_such_token(battle_id, token_id)
+    deps.tokens.drop(battle_id, revoked.digest)
     return Response(status=204)
 
 
