@@ -6,6 +6,7 @@ from workers.queue import QUEUE_NAME
 
 API_WORKERS = 2  # gunicorn sync workers: one per core on the reference machine
 RECONCILE_EVERY_S = 2
+REPLAY_QUEUE = "siege-replay"  # the API's replay jobs (service/replays.py), taken after projection work
 WORKER_TTL_S = 60  # heartbeat period + 15 s: a dead worker (and its job) is noticed within a minute
 
 
@@ -26,6 +27,7 @@ def worker(queue_url: str) -> list[str]:
         "rq",
         "worker",
         QUEUE_NAME,
+        REPLAY_QUEUE,
         "--serializer",
         "rq.serializers.JSONSerializer",
         "--worker-class",

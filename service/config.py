@@ -29,6 +29,7 @@ class ServiceConfig:
     rate_limit: str = "1200 per minute"  # SIEGE_RATE_LIMIT: per token (limits notation), or "off"
     rate_limit_storage: str | None = None  # SIEGE_RATE_LIMIT_STORAGE: a limits storage URI; None: the queue
     cors_origins: tuple[str, ...] = ("*",)  # SIEGE_CORS_ORIGINS: browser origins allowed; () for none
+    audit_max_entries: int = 100_000  # SIEGE_AUDIT_MAX_ENTRIES: versions one `GET .../audit` checks at most
 
     @property
     def redis_url(self) -> str:
@@ -64,6 +65,7 @@ class ServiceConfig:
             rate_limit=_rate_limit(env.get("SIEGE_RATE_LIMIT") or base.rate_limit),
             rate_limit_storage=env.get("SIEGE_RATE_LIMIT_STORAGE") or None,
             cors_origins=_origins(env.get("SIEGE_CORS_ORIGINS"), base.cors_origins),
+            audit_max_entries=_read(env, "SIEGE_AUDIT_MAX_ENTRIES", int, base.audit_max_entries, minimum=1),
         )
 
 

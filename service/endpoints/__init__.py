@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
-from service.endpoints import battles, commands, events, health, rulesets, state, tokens
+from service.endpoints import audit, battles, commands, events, health, replays, rulesets, state, tokens
 from service.endpoints.blueprint import Blueprint
 
 
 def blueprints() -> list[Blueprint]:
-    return [battles.blp, commands.blp, events.blp, state.blp, tokens.blp, rulesets.blp, health.blp]
+    return [
+        battles.blp,
+        commands.blp,
+        events.blp,
+        state.blp,
+        tokens.blp,
+        replays.blp,
+        audit.blp,
+        rulesets.blp,
+        health.blp,
+    ]

@@ -1,0 +1,48 @@
+"""`POST /battles/{id}/replays` and `GET .../replays/{job}`: rebuild or verify the projection in an RQ job."""
+
+from __future__ import annotations
+
+from flask import Response
+
+from schemas.audit import ReplayJobSchema, ReplayRequestSchema
+from service import replays
+from service.deps import services
+from service.endpoints.blueprint import Blueprint
+from service.httpio import json_response, read_json
+
+blp = Blueprint(
+    "replays", __name__, url_prefix="/battles", description="Replays: rebuild or verify a projection."
+)
+_request_schema = ReplayRequestSchema()
+LOCATION = {"Location": {"description": "the job, to poll", "schema": {"type": "string"}}}
+
+
+@blp.route("/<battle_id>/replays", methods=["POST"])
+@blp.access("gm")
+@blp.doc(requestBody={"required": True, "content": {"application/json": {"schema": ReplayRequestSchema}}})
+@blp.response(202, ReplayJobSchema, headers=LOCATION)
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+def start(battle_id: str) -> Response:
+    """Start a replay job: `rebuild` the derived keys from the log, or `verify` them against a fresh fold"""
+    mode = _request_schema.load(read_json())["mode"]
+    deps = services()
+    deps.battles.created(battle_id)
+    job_id = replays.start(deps.queue_redis, battle_id, mode)
+    view = {"job_id": job_id, "mode": mode, "status": "queued", "result": None, "error": None}
+    return json_response(view, 202, {"Location": f"/battles/{battle_id}/replays/{job_id}"})
+
+
+@blp.route("/<battle_id>/replays/<job_id>", methods=["GET"])
+@blp.access("read")
+@blp.response(200, ReplayJobSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+def status(battle_id: str, job_id: str) -> Response:
+    """Read a replay job: queued, started, finished (with its result) or failed (with its error)"""
+    deps = services()
+    deps.battles.created(battle_id)
+    return json_response(replays.view(deps.queue_redis, battle_id, job_id))
