@@ -57,10 +57,10 @@ def check_replay(store: EventStore, battle_id: str, created: StoredEntry, upto: 
         client_seed=str(created.data.get("client_seed") or ""),
     )
     stored = stored_outcomes(store, battle_id, upto)
-    compared = pending = 0
+    compared = pending = version = 0
+    first: dict[str, Any] | None = None
     revealed: Revealed | None = None
-    version = 0
-    try:
+    try:  # on past a difference: the `conclude` further on still reveals the seed the dice check needs
         for battle, outcome in project(None, store.iter_entries(battle_id, upto=upto, batch=BATCH), seeds):
             version = battle.version
             if battle.concluded and revealed is None:
@@ -70,15 +70,10 @@ def check_replay(store: EventStore, battle_id: str, created: StoredEntry, upto: 
                 pending += 1
                 continue
             compared += 1
-            difference = _difference(version, found, outcome)
-            if difference is not None:
-                return ReplayCheck(
-                    compared=compared, pending=0, first_difference=difference, revealed=revealed
-                )
+            first = first or _difference(version, found, outcome)
     except Exception as error:  # a tampered log can break the fold anywhere; the audit reports, never a 500
-        failed = {"version": version + 1, "what": f"fold_failed: {error!r}"}
-        return ReplayCheck(compared=compared, pending=pending, first_difference=failed, revealed=revealed)
-    return ReplayCheck(compared=compared, pending=pending, first_difference=None, revealed=revealed)
+        first = first or {"version": version + 1, "what": f"fold_failed: {error!r}"}
+    return ReplayCheck(compared=compared, pending=pending, first_difference=first, revealed=revealed)
 
 
 def _difference(version: int, found: tuple[int, str], outcome: dict[str, JSON]) -> dict[str, Any] | None:
