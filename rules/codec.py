@@ -5,9 +5,10 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import operator
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
@@ -24,27 +25,39 @@ def encode(value: Any) -> JSON:
     kind: type = type(value)
     if kind in _SCALARS:
         return value
-    names = _dataclass_names(kind)
-    if names is not None:
-        return {name: encode(getattr(value, name)) for name in names}
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, Mapping):
-        return {str(k): encode(v) for k, v in value.items()}
-    if isinstance(value, (tuple, list, frozenset, set)):
-        return [encode(v) for v in value]
-    return value
+    encoder = _ENCODERS.get(kind)
+    if encoder is None:
+        encoder = _ENCODERS[kind] = _encoder_for(kind)
+    return encoder(value)
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+# type -> its encoder, chosen once per type: encode runs on every event the fold applies
+_ENCODERS: dict[type, Callable[[Any], JSON]] = {}
 
 
-@cache
-def _dataclass_names(kind: type) -> tuple[str, ...] | None:
-    """Field names of a dataclass type, or None; looked up once per type (encode is on the fold path)."""
+def _encoder_for(kind: type) -> Callable[[Any], JSON]:
     if dataclasses.is_dataclass(kind):
-        return tuple(f.name for f in dataclasses.fields(kind))
-    return None
+        names = tuple(f.name for f in dataclasses.fields(kind))
+        return _record_encoder(names, operator.attrgetter(*names)) if names else lambda _: {}
+    if issubclass(kind, enum.Enum):
+        return lambda value: value.value
+    if issubclass(kind, Mapping):
+        return lambda value: {str(k): _item(v) for k, v in value.items()}
+    if issubclass(kind, (tuple, list, frozenset, set)):
+        return lambda value: [_item(v) for v in value]
+    return lambda value: value
+
+
+def _record_encoder(names: tuple[str, ...], read: Callable[[Any], Any]) -> Callable[[Any], JSON]:
+    if len(names) == 1:  # attrgetter of one name returns the value, not a 1-tuple
+        (name,) = names
+        return lambda value: {name: _item(read(value))}
+    return lambda value: {name: _item(v) for name, v in zip(names, read(value), strict=True)}
+
+
+def _item(value: Any) -> JSON:
+    return value if type(value) in _SCALARS else encode(value)
 
 
 def decode(tp: Any, data: JSON) -> Any:

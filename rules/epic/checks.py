@@ -31,6 +31,13 @@ from rules.errors import Rejected
 SHOOTING: frozenset[Phase] = frozenset({"first_fire", "advance_fire"})
 # EP-TIME-06; gates are judged further by their own order in operate_gate (§3.11)
 GATE_PHASES: frozenset[Phase] = frozenset({"movement", "first_fire", "close_combat", "advance_fire"})
+ORDERS: frozenset[Phase] = frozenset({"orders"})
+MOVEMENT: frozenset[Phase] = frozenset({"movement"})
+CLOSE_COMBAT: frozenset[Phase] = frozenset({"close_combat"})
+END: frozenset[Phase] = frozenset({"end"})
+# isinstance tuples built once: a `A | B` union is built anew each time the expression runs
+CREATES = (AddFortification, AddStand)
+ONE_ACTOR = (Move, Embark, Disembark, Climb, Assault, Fire)
 
 
 def check_first(command: Command, state: EpicState, dice: Dice) -> None:
@@ -38,7 +45,7 @@ def check_first(command: Command, state: EpicState, dice: Dice) -> None:
         raise Rejected("invalid_field")
     if not all_known(command, state):
         raise Rejected("unknown_entity")
-    if isinstance(command, AddFortification | AddStand) and exists(state, command.id):
+    if isinstance(command, CREATES) and exists(state, command.id):
         raise Rejected("duplicate_id")
     dice.check_ranges(DICE_SLOTS)
     phases = _phases(command)
@@ -80,17 +87,17 @@ def _phases(command: Command) -> frozenset[Phase] | None:
         case AdvancePhase() | AddFortification() | AddStand():
             return None
         case GiveOrder():
-            return frozenset({"orders"})
+            return ORDERS
         case Move() | Embark() | Disembark() | Climb():
-            return frozenset({"movement"})
+            return MOVEMENT
         case Fire() | Barrage():
             return SHOOTING
         case Assault():
-            return frozenset({"close_combat"})
+            return CLOSE_COMBAT
         case OperateGate():
             return GATE_PHASES
         case Repair():
-            return frozenset({"end"})
+            return END
         case _:
             assert_never(command)
 
@@ -101,7 +108,7 @@ def _actors(command: Command) -> Iterable[str]:
         return command.stand_ids
     if isinstance(command, GiveOrder):
         return [command.stand_id] if command.stand_id else []
-    if isinstance(command, Move | Embark | Disembark | Climb | Assault | Fire):
+    if isinstance(command, ONE_ACTOR):
         return [command.stand_id]
     return []
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
-from typing import Any, assert_never
+from typing import Any, TypeVar, assert_never
 
 from rules.epic.events import (
     AdvanceMoverActed,
@@ -32,6 +32,8 @@ from rules.epic.events import (
 from rules.epic.newturn import new_turn
 from rules.epic.state import Embarked, EpicState, On, PendingClimb, Section, Stand
 from rules.epic.tables import Order
+
+R = TypeVar("R", Stand, Section)
 
 
 def evolve(state: EpicState, event: Event) -> EpicState:
@@ -98,8 +100,8 @@ def _stands(
     change: Callable[[Stand], dict[str, Any]] | None = None,
     **fields: Any,
 ) -> EpicState:
-    stands = tuple(_changed(s, change(s) if change else fields) if s.id in ids else s for s in state.stands)
-    return replace(state, stands=stands)
+    stands = _rebuilt(state.stands, ids, change, fields)
+    return state if stands is None else replace(state, stands=stands)
 
 
 def _sections(
@@ -108,10 +110,21 @@ def _sections(
     change: Callable[[Section], dict[str, Any]] | None = None,
     **fields: Any,
 ) -> EpicState:
-    sections = tuple(
-        _changed(s, change(s) if change else fields) if s.id in ids else s for s in state.sections
-    )
-    return replace(state, sections=sections)
+    sections = _rebuilt(state.sections, ids, change, fields)
+    return state if sections is None else replace(state, sections=sections)
+
+
+def _rebuilt(
+    records: tuple[R, ...], ids: Collection[str], change: Callable[[R], dict[str, Any]] | None, fields: Any
+) -> tuple[R, ...] | None:
+    """The records with those of `ids` changed, or None when nothing changes: the state is then kept as it
+    is, since rebuilding frozen records is most of what folding costs (DESIGN §8)."""
+    if not ids:
+        return None
+    rebuilt = [_changed(r, change(r) if change else fields) if r.id in ids else r for r in records]
+    if all(new is old for new, old in zip(rebuilt, records, strict=True)):
+        return None
+    return tuple(rebuilt)
 
 
 def _changed(record: Any, changes: dict[str, Any]) -> Any:
