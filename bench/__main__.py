@@ -52,9 +52,17 @@ def run_all(bench: measures.Bench, *, seconds: float, battles: int, entries: int
     say(f"fold: {entries} entries on one battle")
     rows.append(measures.fold(bench, hot_id, entries))
     rows.append(measures.state_at(bench, hot_id, hot_token, samples=200))
+    say(f"fold: mixed epic and pathfinder logs of {args_mixed(entries)} entries")
+    rows.append(measures.fold_mixed(bench, "epic", args_mixed(entries)))
+    rows.append(measures.fold_mixed(bench, "pathfinder", args_mixed(entries)))
     say("replay memory")
     rows.append(measures.replay_memory(bench, hot_id))
     return rows
+
+
+def args_mixed(entries: int) -> int:
+    """Mixed logs fold several times slower than the hot battle: 1/20 of its entries keeps them short."""
+    return max(entries // 20, 1_000)
 
 
 def render(rows: list[Row], *, seconds: float, workers: int) -> str:

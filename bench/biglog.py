@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,24 +16,29 @@ from eventstore.stream_fields import to_fields
 CHUNK = 2_000  # XADDs per pipeline round trip
 
 
-def extend(client: redis.Redis[Any], store: EventStore, battle_id: str, count: int, kind: str) -> int:
-    """Append `count` field-less commands with a valid hash chain; returns the new head version.
+def extend(
+    client: redis.Redis[Any], store: EventStore, battle_id: str, commands: Iterable[Mapping[str, Any]]
+) -> int:
+    """Append wire commands `{type, ...fields, dice?}` with a valid hash chain; returns the new head version.
 
     Pipelined XADDs instead of one append script call each: ~50x faster, and only for benchmarks, where
     nothing else writes to the battle meanwhile (the append script's checks are what is skipped)."""
     head = store.head(battle_id)
     version, prev_hash = head.version, head.hash
-    entry = NewEntry(
-        type=kind,
-        data={},
-        schema_version=1,
-        actor="bench",
-        idempotency_key=None,
-        recorded_at=datetime.now(UTC).isoformat(),
-        dice={},
-    )
+    recorded_at = datetime.now(UTC).isoformat()
     pipe = client.pipeline(transaction=False)
-    for n in range(count):
+    for n, command in enumerate(commands):
+        data = dict(command)
+        kind, dice = str(data.pop("type")), data.pop("dice", {})
+        entry = NewEntry(
+            type=kind,
+            data=data,
+            schema_version=1,
+            actor="bench",
+            idempotency_key=None,
+            recorded_at=recorded_at,
+            dice=dice,
+        )
         version += 1
         digest = entry_hash(version, entry, prev_hash)
         pipe.xadd(keys.log(battle_id), _pairs(to_fields(entry, prev_hash, digest)), id=f"0-{version}")

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import random
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from bench import scenarios
 from bench.biglog import extend
 from bench.lag import LagProbe
 from bench.load import Target, paced, percentile, throughput
@@ -30,14 +32,14 @@ class Row:
     bar: str = ""
 
 
-def create_battles(bench: Bench, count: int) -> list[tuple[str, str]]:
-    """(battle id, GM token) of `count` new epic battles, created through the API."""
+def create_battles(bench: Bench, count: int, ruleset: str = "epic") -> list[tuple[str, str]]:
+    """(battle id, GM token) of `count` new battles, created through the API."""
     url = urlsplit(bench.service_url)
     connection = http.client.HTTPConnection(url.hostname or "", url.port, timeout=30)
     made = []
     for _ in range(count):
         headers = {"Content-Type": "application/json", "Authorization": f"Bearer {bench.api_key}"}
-        connection.request("POST", "/battles", body=json.dumps({"ruleset": "epic"}), headers=headers)
+        connection.request("POST", "/battles", body=json.dumps({"ruleset": ruleset}), headers=headers)
         response = connection.getresponse()
         body = json.loads(response.read())
         if response.status != 201:
@@ -92,20 +94,40 @@ def wait_latency(bench: Bench, battles: Sequence[tuple[str, str]], rate: float, 
 
 
 def fold(bench: Bench, battle_id: str, entries: int) -> Row:
+    count, seconds = _timed_fold(bench, battle_id, ({"type": COMMAND["type"]} for _ in range(entries)))
+    rate = f"{count / seconds:,.0f} entries/s"
+    return Row(f"fold one hot battle ({count:,} entries, in-process)", rate, "≥ 20,000/s")
+
+
+def fold_mixed(bench: Bench, ruleset: str, entries: int) -> Row:
+    """A fresh battle of `ruleset` with a representative log (bench.scenarios), folded in-process."""
+    ((battle_id, _token),) = create_battles(bench, 1, ruleset)
+    source = scenarios.epic_turns(10**6) if ruleset == "epic" else scenarios.pathfinder_rounds(10**6)
+    count, seconds = _timed_fold(bench, battle_id, itertools.islice(source, entries))
+    what = (
+        "epic turns: orders, moves, climbs, fire, assaults"
+        if ruleset == "epic"
+        else "pathfinder rounds of fire"
+    )
+    return Row(
+        f"fold a mixed {ruleset} log ({count:,} entries of {what})", f"{count / seconds:,.0f} entries/s"
+    )
+
+
+def _timed_fold(bench: Bench, battle_id: str, commands: Iterable[dict[str, object]]) -> tuple[int, float]:
+    """(entries folded, seconds) of one in-process fold of `commands` appended to the battle."""
     client = connect(bench.redis_url)
     store = RedisEventStore(client)
     # held so the running workers leave this battle to the in-process fold being timed
     assert store.try_lock(battle_id, "bench", 3_600_000)
     try:
-        extend(client, store, battle_id, entries, str(COMMAND["type"]))
+        extend(client, store, battle_id, commands)
         start = time.perf_counter()
         folded = project_battle(store, battle_id)
         seconds = time.perf_counter() - start
     finally:
         store.unlock(battle_id, "bench")
-    count = folded.to_version - folded.from_version
-    rate = f"{count / seconds:,.0f} entries/s"
-    return Row(f"fold one hot battle ({count:,} entries, in-process)", rate, "≥ 20,000/s")
+    return folded.to_version - folded.from_version, seconds
 
 
 def state_at(bench: Bench, battle_id: str, token: str, samples: int) -> Row:
