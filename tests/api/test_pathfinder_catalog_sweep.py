@@ -32,7 +32,8 @@ from tests.api.pathfinder_sweep import (
 )
 
 rule = pytest.mark.rule
-SPEC = Path("/work/shared/spec/pathfinder-engines.json")
+# the read-only contract folder sits beside the repository root (CI lays it there too)
+SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec" / "pathfinder-engines.json"
 VICTIM_HP = 500
 VICTIM_AC = 10
 NATURAL = 18  # hits everything below and threatens nothing (ballistas threaten from 19), no misfire

@@ -25,7 +25,7 @@ def test_an_unknown_path_is_a_404_problem(client: FlaskClient) -> None:
 def test_an_unexpected_error_is_a_500_problem_without_the_trace(app: Flask) -> None:
     @app.get("/boom")
     def boom() -> str:
-        raise RuntimeError("secret detail /work/main/service")
+        raise RuntimeError("secret detail /srv/siege/service")
 
     crashed = app.test_client().get("/boom")
 

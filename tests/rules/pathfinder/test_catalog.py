@@ -10,7 +10,8 @@ import pytest
 from rules.pathfinder.catalog import AMMUNITION, ENGINES, DiceExpr, raw_catalog
 from rules.registry import get_ruleset
 
-SPEC = Path("/work/shared/spec/pathfinder-engines.json")
+# the read-only contract folder sits beside the repository root (CI lays it there too)
+SPEC = Path(__file__).resolve().parents[4] / "shared" / "spec" / "pathfinder-engines.json"
 pytestmark = pytest.mark.rule("PF-ENGINE-01")
 
 
