@@ -6,7 +6,7 @@ import json
 
 from eventstore.protocol import EventStore, Projection, StoredEntry
 from rules.codec import canonical_json
-from rules.fold import Battle, Entry, Seeds, decode_battle, encode_battle, project
+from rules.fold import Battle, Seeds, decode_battle, encode_battle, project
 from service.problems import Problem
 
 
@@ -57,10 +57,7 @@ def _fold(
         client_seed=str(created.data.get("client_seed") or ""),
     )
     after = battle.version if battle else 0
-    entries = (
-        Entry(version=e.version, type=e.type, data=e.data, dice=e.dice, hash=e.hash)
-        for e in store.iter_entries(battle_id, after=after, upto=target)
-    )
+    entries = store.iter_entries(battle_id, after=after, upto=target)  # stored records fold as they are
     folded = battle
     for state, _outcome in project(battle, entries, seeds):
         folded = state
