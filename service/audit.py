@@ -7,11 +7,11 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from eventstore.chain import verify_chain
+from eventstore.paging import BATCH, iter_outcomes
 from eventstore.protocol import EventStore, StoredEntry
 from rules.codec import JSON, canonical_json
 from rules.fold import Seeds, project
 from service.audit_dice import Revealed, check_dice
-from service.outcome_pages import BATCH, stored_outcomes
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,7 +56,7 @@ def check_replay(store: EventStore, battle_id: str, created: StoredEntry, upto: 
         server_seed=bytes.fromhex(store.secret(battle_id)),
         client_seed=str(created.data.get("client_seed") or ""),
     )
-    stored = stored_outcomes(store, battle_id, upto)
+    stored = iter_outcomes(store, battle_id, upto)
     compared = pending = version = 0
     first: dict[str, Any] | None = None
     revealed: Revealed | None = None

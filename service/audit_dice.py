@@ -7,9 +7,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from eventstore.paging import iter_outcomes
 from eventstore.protocol import EventStore, StoredEntry
 from rules.dice import commitment, stream_die, stream_key
-from service.outcome_pages import stored_outcomes
 
 MAX_LISTED = 100  # mismatches listed in one answer; the first ones tell an auditor where to look
 
@@ -59,7 +59,7 @@ def _check_rolls(
     store: EventStore, battle_id: str, key: bytes, upto: int
 ) -> tuple[int, list[dict[str, Any]]]:
     checked, mismatches = 0, list[dict[str, Any]]()
-    for version, text in stored_outcomes(store, battle_id, upto):
+    for version, text in iter_outcomes(store, battle_id, upto):
         stream = [roll for roll in json.loads(text).get("rolls") or [] if roll.get("source") == "stream"]
         for n, roll in enumerate(stream):  # the n-th stream die of a version is the n-th drawn
             checked += 1

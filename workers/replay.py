@@ -7,11 +7,12 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Literal
 
+from eventstore.paging import iter_outcomes
 from eventstore.protocol import EventStore, Projection
 from rules.fold import encode_battle
 from workers import canonical, deps
 from workers.drain import LOCK_TTL_MS, folder_name, renew_lock
-from workers.projection import BATCH, SNAPSHOT_EVERY, Folded, project_battle, replay_states
+from workers.projection import SNAPSHOT_EVERY, Folded, project_battle, replay_states
 
 LOCK_WAIT_S = 30.0  # how long a rebuild waits for a folder that holds the battle
 Mode = Literal["rebuild", "verify"]
@@ -73,7 +74,7 @@ Difference = tuple[int, Literal["outcome", "snapshot", "state"]]
 
 def _differences(store: EventStore, battle_id: str, saved: Projection | None) -> Iterator[Difference]:
     upto = saved.version if saved else 0
-    stored = _stored_outcomes(store, battle_id, upto)
+    stored = iter_outcomes(store, battle_id, upto)
     for battle, outcome in replay_states(store, battle_id, upto=upto):
         version = battle.version
         if next(stored, None) != (version, canonical.dumps(outcome)):
@@ -89,14 +90,3 @@ def _differences(store: EventStore, battle_id: str, saved: Projection | None) ->
 def _snapshot_matches(store: EventStore, battle_id: str, version: int, encoded: object) -> bool:
     snapshot = store.snapshot_at_or_before(battle_id, version)
     return snapshot is None or snapshot.version != version or snapshot.state == canonical.dumps(encoded)
-
-
-def _stored_outcomes(store: EventStore, battle_id: str, upto: int) -> Iterator[tuple[int, str]]:
-    """Stored outcomes in pages, so verifying a million entries never holds them all."""
-    after = 0
-    while after < upto:
-        page = store.outcomes(battle_id, after=after, limit=min(BATCH, upto - after))
-        if not page:
-            return
-        yield from page
-        after = page[-1][0]
