@@ -33,6 +33,19 @@ CSM = {
     "location": {"kind": "at_foot", "section_id": "W1"},
 }
 
+# EX-EP-01 with the assault dice left to the battle's stream: what the dice and audit tests verify
+CLIMB_FIGHT: list[dict[str, Any]] = [
+    WALL,
+    GOFF,
+    CSM,
+    {"type": "give_order", "stand_id": "csm", "order": "charge"},
+    {"type": "advance_phase"},
+    {"type": "climb", "stand_id": "csm", "section_id": "W1"},
+    {"type": "advance_phase"},
+    {"type": "advance_phase"},
+    {"type": "assault", "stand_id": "csm", "section_id": "W1"},  # dice left to the battle's stream
+]
+
 
 def create_battle(client: FlaskClient, **body: Any) -> str:
     created = client.post("/battles", json={"ruleset": "epic", **body})

@@ -14,21 +14,10 @@ from flask.testing import FlaskClient
 from eventstore import keys
 from eventstore.protocol import EventStore
 from service.app import create_app
-from tests.api.helpers import CSM, GOFF, WALL, accepted, assert_problem, bearer, create_battle, fold, mint
+from tests.api.helpers import CLIMB_FIGHT, accepted, assert_problem, bearer, create_battle, fold, mint
 from tests.fixtures.app import GmClient, config_for
 
 Fields = dict[str, str]
-CLIMB_FIGHT: list[dict[str, Any]] = [
-    WALL,
-    GOFF,
-    CSM,
-    {"type": "give_order", "stand_id": "csm", "order": "charge"},
-    {"type": "advance_phase"},
-    {"type": "climb", "stand_id": "csm", "section_id": "W1"},
-    {"type": "advance_phase"},
-    {"type": "advance_phase"},
-    {"type": "assault", "stand_id": "csm", "section_id": "W1"},  # dice left to the battle's stream
-]
 ASSAULT = 10  # the version of the assault above (version 1 is battle_created)
 
 

@@ -11,19 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from eventstore.protocol import EventStore
-from tests.api.helpers import CSM, GOFF, WALL, accepted, fold, outcome
-
-CLIMB_FIGHT = [
-    WALL,
-    GOFF,
-    CSM,
-    {"type": "give_order", "stand_id": "csm", "order": "charge"},
-    {"type": "advance_phase"},
-    {"type": "climb", "stand_id": "csm", "section_id": "W1"},
-    {"type": "advance_phase"},
-    {"type": "advance_phase"},
-    {"type": "assault", "stand_id": "csm", "section_id": "W1"},  # dice left to the battle's stream
-]
+from tests.api.helpers import CLIMB_FIGHT, accepted, fold, outcome
 
 
 def recompute(key: bytes, version: int, n: int, faces: int) -> int:
