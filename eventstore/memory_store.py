@@ -121,6 +121,10 @@ class MemoryEventStore(MemorySchedule, MemoryTokens):
             battle = self._battles.get(battle_id)
             return battle.state if battle else None
 
+    def projected_version(self, battle_id: str) -> int:
+        saved = self.projection(battle_id)
+        return saved.version if saved else 0
+
     def save_projection(
         self,
         battle_id: str,

@@ -194,6 +194,9 @@ class EventStore(Protocol):
     # --- derived keys: outcomes, state, snapshots -------------------------------------------------
     def projection(self, battle_id: str) -> Projection | None: ...
 
+    def projected_version(self, battle_id: str) -> int:
+        """The version the stored projection reflects (0 before any fold), without reading the state."""
+
     def save_projection(
         self,
         battle_id: str,

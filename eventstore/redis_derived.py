@@ -27,6 +27,10 @@ class RedisDerived:
             return None
         return Projection(version=int(version), state=text(state))
 
+    def projected_version(self, battle_id: str) -> int:
+        version = self._client.hget(keys.state(battle_id), "version")
+        return int(version) if version is not None else 0
+
     def save_projection(
         self,
         battle_id: str,

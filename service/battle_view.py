@@ -9,7 +9,6 @@ from service.deps import Services
 
 
 def battle_summary(deps: Services, battle_id: str, created: StoredEntry, head: Head) -> dict[str, Any]:
-    projection = deps.store.projection(battle_id)
     return {
         "id": battle_id,
         "ruleset": created.data["ruleset"],
@@ -20,5 +19,5 @@ def battle_summary(deps: Services, battle_id: str, created: StoredEntry, head: H
         "created_at": created.recorded_at,
         "version": head.version,
         "head_hash": head.hash,
-        "projected_version": projection.version if projection else 0,
+        "projected_version": deps.store.projected_version(battle_id),
     }

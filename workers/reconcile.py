@@ -42,8 +42,7 @@ def _lags(store: EventStore, battle_id: str) -> bool:
         head = store.head(battle_id).version
     except UnknownBattle:  # listed in the index but its log is gone: nothing to fold
         return False
-    projection = store.projection(battle_id)
-    return (projection.version if projection else 0) < head
+    return store.projected_version(battle_id) < head
 
 
 def run_forever(every_s: float, stop: threading.Event) -> None:

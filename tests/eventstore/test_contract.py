@@ -282,6 +282,15 @@ def test_a_projection_lands_with_its_outcomes_and_snapshots(store: EventStore) -
     assert store.snapshot_at_or_before("b1", 3) == state(2)
 
 
+def test_the_projected_version_is_read_without_the_state(store: EventStore) -> None:
+    battle(store, commands=4)
+    assert store.projected_version("b1") == 0
+    store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3))
+    assert store.projected_version("b1") == 3
+    store.delete_derived("b1")
+    assert store.projected_version("b1") == 0
+
+
 def test_a_projection_is_never_applied_twice(store: EventStore) -> None:
     battle(store, commands=4)
     assert store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3))
