@@ -111,7 +111,7 @@ def _advance(battle: Battle, version: int, game: Any, concluded: bool) -> Battle
 
 
 def _decide(
-    ruleset: Ruleset, battle: Battle, entry: LogEntry, dice: Dice, seeds: Seeds
+    ruleset: Ruleset[Any, Any, Any], battle: Battle, entry: LogEntry, dice: Dice, seeds: Seeds
 ) -> tuple[Any, dict[str, JSON], str, tuple[Any, ...]]:
     if battle.concluded:
         raise Rejected("battle_concluded")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
+from typing import Any
 
 from rules.ruleset import Ruleset
 
@@ -19,11 +20,11 @@ def ruleset_names() -> list[str]:
 
 
 @cache
-def get_ruleset(name: str) -> Ruleset:
+def get_ruleset(name: str) -> Ruleset[Any, Any, Any]:
     if name not in RULESET_MODULES:
         raise UnknownRuleset(name)
     module = importlib.import_module(RULESET_MODULES[name])
-    ruleset: Ruleset = module.RULESET
+    ruleset: Ruleset[Any, Any, Any] = module.RULESET
     return ruleset
 
 

@@ -1,50 +1,91 @@
-"""What every ruleset provides to the fold, the API and the workers: one frozen record of pure functions."""
+"""What every ruleset provides to the fold, the API and the workers: one frozen record of pure functions,
+generic over the ruleset's command (C), event (E) and state (S) types so mypy sees through the registry."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Generic, Literal, TypeVar
 
-from rules.codec import JSON
+from rules.build import build
+from rules.codec import JSON, encode
 from rules.dice import Dice
+from rules.errors import Rejected
+from rules.references import acting_sides
+
+C = TypeVar("C")
+E = TypeVar("E")
+S = TypeVar("S")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Outcome:
+class Outcome(Generic[E]):
     """What `decide` returns for an applied command: the wire result, a summary and the events."""
 
     result: dict[str, JSON]
     summary: str
-    events: tuple[Any, ...] = ()
+    events: tuple[E, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Ruleset:
+class Slot:
+    """A dice slot of spec §4: its die (None where the roll decides), values per roll, what it is for."""
+
+    faces: int | None
+    per_roll: int = 1
+    doc: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ruleset(Generic[C, E, S]):
     """A ruleset's pure functions. `decide` raises `Rejected(reason)` for a refused command."""
 
     name: str
     rules_version: str
     title: str
-    # command type -> the frozen dataclass that `parse` builds for it
-    commands: Mapping[str, type]
-    # dice slot -> die faces, None where the die depends on the roll (checked when drawn)
-    dice_slots: Mapping[str, int | None]
-    # option name -> default value; the schemas validate values, the rules read them from the state
-    default_options: Mapping[str, JSON]
-    initial_state: Callable[[Mapping[str, JSON]], Any]
-    parse: Callable[[str, Mapping[str, JSON]], Any]
-    decide: Callable[[Any, Any, Dice], Outcome]
-    evolve: Callable[[Any, Any], Any]
+    # command type -> its record, the one declaration of the command (rules/declare.py)
+    commands: Mapping[str, type[C]]
+    slots: Mapping[str, Slot]
+    # the house rules of spec §5 as a record of defaults (fields carry their facts like commands)
+    options: type
+    phases: tuple[str, ...] = ()
+    # reason code -> its meaning, every code the rules can answer
+    reasons: Mapping[str, str]
+    initial_state: Callable[[Mapping[str, JSON]], S]
+    decide: Callable[[C, S, Dice], Outcome[E]]
+    evolve: Callable[[S, E], S]
     # fields every applied result carries (turn/phase, round, dice_used, unused_dice, …)
-    finish_result: Callable[[Any, dict[str, JSON], Dice], dict[str, JSON]]
-    encode_state: Callable[[Any], JSON]
-    decode_state: Callable[[JSON], Any]
-    # the public description served by GET /rulesets/{name}: commands, slots, options, catalog
-    describe: Callable[[], dict[str, JSON]]
+    finish_result: Callable[[S, dict[str, JSON], Dice], dict[str, JSON]]
+    encode_state: Callable[[S], JSON]
+    decode_state: Callable[[JSON], S]
+    # (state, entity kind, id) -> the sides owning it: empty for an unknown id, None for the GM's alone
+    owner: Callable[[S, str, str], frozenset[str] | None]
+    # what only this ruleset describes (the pathfinder catalog), added to GET /rulesets/{name}
+    extra: Callable[[], Mapping[str, JSON]] = dict
     # how `unused_dice` is written in results: {slot: values} (epic) or [slot names] (pathfinder)
     unused_dice_style: Literal["values", "names"] = "values"
-    # (parsed command, state) -> the sides owning the entities the command acts with, or None when only
-    # the referee may send it (setup, phases, entities no side controls); None here: side tokens send nothing
-    acting_sides: Callable[[Any, Any], frozenset[str] | None] | None = None
-    extra: Mapping[str, JSON] = field(default_factory=dict)
+    # TRANSITIONAL, until pathfinder's records are declared: its own parser and ownership
+    legacy_parse: Callable[[str, Mapping[str, JSON]], C] | None = None
+    legacy_acting_sides: Callable[[C, S], frozenset[str] | None] | None = None
+    dice_slots: Mapping[str, int | None] = field(init=False)
+    default_options: Mapping[str, JSON] = field(init=False)
+
+    def __post_init__(self) -> None:
+        # derived once: the dice check and battle creation read them for every command
+        object.__setattr__(self, "dice_slots", {name: s.faces for name, s in self.slots.items()})
+        object.__setattr__(self, "default_options", encode(self.options()))
+
+    def parse(self, command_type: str, data: Mapping[str, JSON]) -> C:
+        """The record for a logged command; a field the API's schema would refuse is `invalid_field`."""
+        if self.legacy_parse is not None:
+            return self.legacy_parse(command_type, data)
+        record = self.commands.get(command_type)
+        if record is None:
+            raise Rejected("unknown_command")
+        return build(record, data)
+
+    def acting_sides(self, command: C, state: S) -> frozenset[str] | None:
+        """The sides owning the entities `command` acts with; None when only the referee may send it."""
+        if self.legacy_acting_sides is not None:
+            return self.legacy_acting_sides(command, state)
+        return acting_sides(command, state, self.owner)

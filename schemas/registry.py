@@ -1,6 +1,4 @@
-"""Which rulesets have wire schemas. A ruleset plugs in with a module named in SCHEMA_MODULES that exposes
-`SCHEMAS = RulesetSchemas(...)`; its schema classes carry the ruleset's prefix (`PathfinderFireSchema`), since
-the class name, less `Schema`, is the OpenAPI component name and `fire` exists in both rulesets."""
+"""The wire schemas of every ruleset, generated from its command records (schemas/generated.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +8,13 @@ from functools import cache
 
 from marshmallow import Schema
 
-from rules.registry import UnknownRuleset, get_ruleset
+from rules.declare import SPEC
+from rules.registry import RULESET_MODULES, UnknownRuleset, get_ruleset
+from schemas.base import StrictSchema
+from schemas.dice import Dice
+from schemas.generated import command_schema, options_schema
 
-SCHEMA_MODULES = {"epic": "schemas.epic", "pathfinder": "schemas.pathfinder"}
+SCHEMA_MODULES = {"pathfinder": "schemas.pathfinder"}  # rulesets whose records are not declared yet
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -27,15 +29,25 @@ class RulesetSchemas:
 @cache
 def schema_rulesets() -> tuple[str, ...]:
     """Rulesets a battle can be created with: both their schemas and their rules are importable."""
-    return tuple(name for name in SCHEMA_MODULES if _available(name))
+    return tuple(name for name in RULESET_MODULES if _available(name))
 
 
 @cache
 def ruleset_schemas(name: str) -> RulesetSchemas:
-    if name not in SCHEMA_MODULES:
+    if name not in RULESET_MODULES:
         raise UnknownRuleset(name)
-    schemas: RulesetSchemas = importlib.import_module(SCHEMA_MODULES[name]).SCHEMAS
-    return schemas
+    ruleset = get_ruleset(name)
+    if name in SCHEMA_MODULES and not all(hasattr(r, SPEC) for r in ruleset.commands.values()):
+        schemas: RulesetSchemas = importlib.import_module(SCHEMA_MODULES[name]).SCHEMAS
+        return schemas
+    prefix = name.capitalize()
+    base = type(f"{prefix}CommandSchema", (StrictSchema,), {"dice": Dice(ruleset=name)})
+    return RulesetSchemas(
+        ruleset=name,
+        base=base,
+        options=options_schema(prefix, ruleset.options),
+        commands=tuple(command_schema(prefix, base, record) for record in ruleset.commands.values()),
+    )
 
 
 def _available(name: str) -> bool:

@@ -94,12 +94,42 @@ class RulesetSummarySchema(ViewSchema):
     rules_version = fields.String(required=True)
 
 
+class CommandDescriptionSchema(ViewSchema):
+    doc = fields.String(**described("what the command does, with its rule ids"))
+    phases = fields.List(fields.String(), **described("the phases it may be sent in (all when empty)"))
+    dice = fields.List(fields.String(), **described("the dice slots it may draw from"))
+    referee_only = fields.Boolean(**described("only a GM token may send it"))
+    body = fields.Dict(**described("the request body, as a JSON Schema 2020-12 document"))
+    example = fields.Dict(**described("an example body"))
+
+
+class DiceSlotDescriptionSchema(ViewSchema):
+    die = fields.String(**described("d6, d20, … or `varies` where the engine or ammunition decides"))
+    per_roll = fields.Integer(**described("values one roll takes from the slot"))
+    doc = fields.String()
+    drawn_by = fields.List(fields.String(), **described("commands that draw from it"))
+
+
+class OptionDescriptionSchema(ViewSchema):
+    default = fields.Raw()
+    doc = fields.String(**described("what it changes, with its rule id"))
+    schema = fields.Dict(**described("its values, as JSON Schema 2020-12"))
+
+
 class RulesetDescriptionSchema(ViewSchema):
-    """`RULESET.describe()`: commands, dice slots, options and catalog, as the ruleset writes them."""
+    """One shape for every ruleset, read off the command records (rules/describe.py)."""
 
     name = fields.String()
     title = fields.String()
     rules_version = fields.String()
+    phases = fields.List(fields.String(), **described("the turn's phases in order; [] for rounds only"))
+    commands = fields.Dict(keys=fields.String(), values=fields.Nested(CommandDescriptionSchema))
+    dice_slots = fields.Dict(keys=fields.String(), values=fields.Nested(DiceSlotDescriptionSchema))
+    options = fields.Dict(keys=fields.String(), values=fields.Nested(OptionDescriptionSchema))
+    reason_codes = fields.Dict(
+        keys=fields.String(), values=fields.String(), **described("every reason code with its meaning")
+    )
+    catalog = fields.Dict(**described("pathfinder only: the engine catalog"))
 
 
 class HealthSchema(ViewSchema):

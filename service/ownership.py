@@ -18,7 +18,7 @@ def permit(principal: Principal, ruleset_name: str, command: LoadedCommand, game
     if principal.role != SIDE:
         return  # a GM acts for everyone; observers are refused before the body is read
     ruleset = get_ruleset(ruleset_name)
-    if command.type == CONCLUDE or ruleset.acting_sides is None:
+    if command.type == CONCLUDE:
         raise forbidden(f"Only a GM token may send `{command.type}`.")
     try:
         parsed = ruleset.parse(command.type, command.data)

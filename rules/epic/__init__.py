@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from rules.codec import JSON, decode, encode
 from rules.dice import Dice
-from rules.epic.commands import COMMANDS, parse
+from rules.epic.commands import COMMANDS, Command
 from rules.epic.decide import decide
-from rules.epic.describe import describe
+from rules.epic.events import Event
 from rules.epic.evolve import evolve
-from rules.epic.ownership import acting_sides
+from rules.epic.reasons import REASONS
+from rules.epic.refs import owner
 from rules.epic.state import EpicState, Options
-from rules.epic.tables import DICE_SLOTS
+from rules.epic.tables import PHASES, SLOTS
 from rules.ruleset import Ruleset
 
 
@@ -37,24 +37,25 @@ def encode_state(state: EpicState) -> JSON:
     return encode(state)
 
 
-def decode_state(data: JSON) -> Any:
-    return decode(EpicState, data)
+def decode_state(data: JSON) -> EpicState:
+    state: EpicState = decode(EpicState, data)
+    return state
 
 
-RULESET = Ruleset(
+RULESET: Ruleset[Command, Event, EpicState] = Ruleset(
     name="epic",
     rules_version="epic-1",
     title="Epic fortress siege (Space Marine 2 / Titan Legions)",
     commands=COMMANDS,
-    dice_slots=DICE_SLOTS,
-    default_options=encode(Options()),
+    slots=SLOTS,
+    options=Options,
+    phases=PHASES,
+    reasons=REASONS,
     initial_state=initial_state,
-    parse=parse,
     decide=decide,
     evolve=evolve,
     finish_result=finish_result,
     encode_state=encode_state,
     decode_state=decode_state,
-    describe=describe,
-    acting_sides=acting_sides,
+    owner=owner,
 )

@@ -24,7 +24,7 @@ from rules.errors import Rejected
 from rules.ruleset import Outcome
 
 
-def assault(command: Assault, state: EpicState, dice: Dice) -> Outcome:
+def assault(command: Assault, state: EpicState, dice: Dice) -> Outcome[Event]:
     attacker = stand(state, command.stand_id)
     target = section(state, command.section_id)
     if attacker.stand_type == "vehicle":
@@ -45,7 +45,7 @@ def assault(command: Assault, state: EpicState, dice: Dice) -> Outcome:
     return _fight(state, command.defender_id, attacker, target, pending, dice)
 
 
-def _automatic(state: EpicState, attacker: Stand, target: Section, pending: PendingClimb) -> Outcome:
+def _automatic(state: EpicState, attacker: Stand, target: Section, pending: PendingClimb) -> Outcome[Event]:
     if is_full(state, target):
         raise Rejected("section_full")
     events = _made(attacker, target, "automatic", "automatic") + _foothold(attacker, target)
@@ -55,7 +55,7 @@ def _automatic(state: EpicState, attacker: Stand, target: Section, pending: Pend
 
 def _undefended_climb(
     state: EpicState, attacker: Stand, target: Section, pending: PendingClimb, dice: Dice
-) -> Outcome:
+) -> Outcome[Event]:
     """EP-CLIMB-05: 2D6 + caf > VA_eff takes the section; failure leaves the stand at its foot, unharmed."""
     roll = side_roll(dice.roll("attacker", 6, 2), [modifier("caf", attacker.caf)])
     goal = va_eff(state, target)
@@ -78,7 +78,7 @@ def _fight(
     target: Section,
     pending: PendingClimb,
     dice: Dice,
-) -> Outcome:
+) -> Outcome[Event]:
     """EP-ASSAULT-02..05: one opposed roll against one defender of the defending player's choice."""
     enemies = enemies_on(state, target.id, attacker.side)
     defender = _chosen_defender(enemies, defender_id)

@@ -23,7 +23,7 @@ from rules.errors import Rejected
 from rules.ruleset import Outcome
 
 
-def barrage(command: Barrage, state: EpicState, dice: Dice) -> Outcome:
+def barrage(command: Barrage, state: EpicState, dice: Dice) -> Outcome[Event]:
     firers = [stand(state, i) for i in command.stand_ids]
     _require_firers(command, state, firers)
     targets = [stand(state, i) for i in command.target_stand_ids]

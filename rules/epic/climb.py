@@ -13,7 +13,7 @@ from rules.errors import Rejected
 from rules.ruleset import Outcome
 
 
-def climb(command: Climb, state: EpicState) -> Outcome:
+def climb(command: Climb, state: EpicState) -> Outcome[Event]:
     climber = stand(state, command.stand_id)
     target = section(state, command.section_id)
     if climber.stand_type != "infantry":
@@ -70,7 +70,7 @@ def _automatic_reason(state: EpicState, climber: Stand, target: Section, approac
     return "behind_undefended" if approach == "behind" else "tower_undefended"
 
 
-def _foothold(state: EpicState, climber: Stand, target: Section, result: dict[str, JSON]) -> Outcome:
+def _foothold(state: EpicState, climber: Stand, target: Section, result: dict[str, JSON]) -> Outcome[Event]:
     if is_full(state, target):
         raise Rejected("section_full")
     result |= {"result": "foothold", "movement_left_cm": 0, "location": encode(On(section_id=target.id))}
@@ -81,7 +81,7 @@ def _foothold(state: EpicState, climber: Stand, target: Section, result: dict[st
 
 def _declare(
     state: EpicState, climber: Stand, target: Section, approach: Approach, result: dict[str, JSON]
-) -> Outcome:
+) -> Outcome[Event]:
     """EP-CLIMB-04: the stand stays put with a pending climb that `assault` resolves."""
     if climber.order != "charge":
         raise Rejected("charge_order_required")

@@ -25,6 +25,7 @@ from rules.epic.commands import (
     OperateGate,
     Repair,
 )
+from rules.epic.events import Event
 from rules.epic.gates import operate_gate, repair
 from rules.epic.movement import move
 from rules.epic.orders import give_order
@@ -36,7 +37,7 @@ from rules.epic.transports import disembark, embark
 from rules.ruleset import Outcome
 
 
-def decide(command: Command, state: EpicState, dice: Dice) -> Outcome:
+def decide(command: Command, state: EpicState, dice: Dice) -> Outcome[Event]:
     """Raises `Rejected(reason)` at the first failed precondition; otherwise the result and its events."""
     check_first(command, state, dice)
     match command:

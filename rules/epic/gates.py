@@ -16,7 +16,7 @@ from rules.errors import Rejected
 from rules.ruleset import Outcome
 
 
-def operate_gate(command: OperateGate, state: EpicState, dice: Dice) -> Outcome:
+def operate_gate(command: OperateGate, state: EpicState, dice: Dice) -> Outcome[Event]:
     gate = _intact_gate(state, command.gate_id)
     if gate.order is None:
         raise Rejected("no_order")
@@ -50,7 +50,7 @@ def operate_gate(command: OperateGate, state: EpicState, dice: Dice) -> Outcome:
     return Outcome(result=result, summary=summary, events=(event, *mover_events(state, gate.order)))
 
 
-def repair(command: Repair, state: EpicState, dice: Dice) -> Outcome:
+def repair(command: Repair, state: EpicState, dice: Dice) -> Outcome[Event]:
     gate = _intact_gate(state, command.gate_id)
     if not gate.jammed:
         raise Rejected("gate_not_jammed")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.codec import JSON, encode
 from rules.epic.board import find_section, passengers, stand
 from rules.epic.commands import Move
-from rules.epic.events import StandMoved
+from rules.epic.events import Event, StandMoved
 from rules.epic.movers import mover_events, require_charge_window, require_moving_order
 from rules.epic.state import EpicState, Location, Stand
 from rules.epic.tables import WAR_ENGINES
@@ -15,7 +15,7 @@ from rules.ruleset import Outcome
 OUTER = frozenset({"outside", "at_foot"})
 
 
-def move(command: Move, state: EpicState) -> Outcome:
+def move(command: Move, state: EpicState) -> Outcome[Event]:
     mover = stand(state, command.stand_id)
     if mover.location.kind == "embarked":
         raise Rejected("embarked")

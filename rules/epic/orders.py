@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from rules.epic.board import find_section, find_stand
 from rules.epic.commands import GiveOrder
-from rules.epic.events import OrderGiven
+from rules.epic.events import Event, OrderGiven
 from rules.epic.state import EpicState
 from rules.errors import Rejected
 from rules.ruleset import Outcome
 
 
-def give_order(command: GiveOrder, state: EpicState) -> Outcome:
+def give_order(command: GiveOrder, state: EpicState) -> Outcome[Event]:
     if command.stand_id is not None:
         target = command.stand_id
         stand = find_stand(state, target)

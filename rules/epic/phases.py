@@ -15,7 +15,7 @@ from rules.errors import Rejected
 from rules.ruleset import Outcome
 
 
-def advance_phase(command: AdvancePhase, state: EpicState, dice: Dice) -> Outcome:
+def advance_phase(command: AdvancePhase, state: EpicState, dice: Dice) -> Outcome[Event]:
     before = state.phase
     after = next_phase(before)
     turn = state.turn + 1 if before == "end" else state.turn

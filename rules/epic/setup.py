@@ -5,14 +5,14 @@ from __future__ import annotations
 from rules.codec import JSON, encode
 from rules.epic.board import find_section, find_stand, is_full, passengers
 from rules.epic.commands import AddFortification, AddStand
-from rules.epic.events import FortificationAdded, StandAdded
+from rules.epic.events import Event, FortificationAdded, StandAdded
 from rules.epic.state import EpicState, Section, Stand
 from rules.epic.tables import FORTIFICATIONS
 from rules.errors import Rejected
 from rules.ruleset import Outcome
 
 
-def add_fortification(command: AddFortification, state: EpicState) -> Outcome:
+def add_fortification(command: AddFortification, state: EpicState) -> Outcome[Event]:
     gate = command.kind == "gate"
     section = Section(
         id=command.id,
@@ -42,7 +42,7 @@ def section_view(section: Section) -> dict[str, JSON]:
     return {**view, "fort_va": stats.fort_va, "save": stats.save, "malus": stats.malus}
 
 
-def add_stand(command: AddStand, state: EpicState) -> Outcome:
+def add_stand(command: AddStand, state: EpicState) -> Outcome[Event]:
     location = command.location
     if location.kind == "on":
         target = find_section(state, location.section_id)

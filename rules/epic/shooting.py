@@ -22,7 +22,7 @@ from rules.errors import Rejected
 from rules.ruleset import Outcome
 
 
-def fire(command: Fire, state: EpicState, dice: Dice) -> Outcome:
+def fire(command: Fire, state: EpicState, dice: Dice) -> Outcome[Event]:
     shooter = stand(state, command.stand_id)
     if shooter.location.kind == "embarked":
         raise Rejected("embarked")
@@ -34,7 +34,9 @@ def fire(command: Fire, state: EpicState, dice: Dice) -> Outcome:
     return _at_stand(command, str(command.target.stand_id), state, shooter, dice)
 
 
-def _at_section(command: Fire, section_id: str, state: EpicState, shooter: Stand, dice: Dice) -> Outcome:
+def _at_section(
+    command: Fire, section_id: str, state: EpicState, shooter: Stand, dice: Dice
+) -> Outcome[Event]:
     """EP-SHOOT-02: no malus against the structure itself; a hit forces a save (EP-SAVE-01..04)."""
     target = section(state, section_id)
     require_section_target(shooter.side)
@@ -53,7 +55,7 @@ def _at_section(command: Fire, section_id: str, state: EpicState, shooter: Stand
     return Outcome(result=result, summary=summary, events=events)
 
 
-def _at_stand(command: Fire, stand_id: str, state: EpicState, shooter: Stand, dice: Dice) -> Outcome:
+def _at_stand(command: Fire, stand_id: str, state: EpicState, shooter: Stand, dice: Dice) -> Outcome[Event]:
     """EP-SHOOT-03..05: to_hit + the malus of an intact section under the target; then the armour save."""
     target = stand(state, stand_id)
     require_enemy(shooter.side, target)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
+from rules.declare import wire
 from rules.epic.tables import Approach, Order, Phase, SectionKind, Side, StandType
 
 
@@ -17,13 +18,13 @@ class Outside:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AtFoot:
     kind: Literal["at_foot"] = "at_foot"
-    section_id: str
+    section_id: str = field(metadata=wire(ref="section"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class On:
     kind: Literal["on"] = "on"
-    section_id: str
+    section_id: str = field(metadata=wire(ref="section"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -34,7 +35,7 @@ class Inside:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Embarked:
     kind: Literal["embarked"] = "embarked"
-    transport_id: str
+    transport_id: str = field(metadata=wire(ref="transport"))
 
 
 Location = Outside | AtFoot | On | Inside | Embarked
@@ -44,13 +45,27 @@ Location = Outside | AtFoot | On | Inside | Embarked
 class Options:
     """The house rules of spec §5, pinned at battle creation."""
 
-    tie_rule: Literal["none_destroyed", "both_destroyed"] = "none_destroyed"
-    half_va_rounding: Literal["ceil", "floor"] = "ceil"
-    gate_needs_two_failures: bool = False
-    occupants_destroyed_with_section: bool = False
-    natural_six_always_hits: bool = False
-    ta_bonus_only_when_closed: bool = False
-    default_section_capacity: int = 1
+    tie_rule: Literal["none_destroyed", "both_destroyed"] = field(
+        default="none_destroyed", metadata=wire(doc="EP-ASSAULT-03: what a tied fight destroys")
+    )
+    half_va_rounding: Literal["ceil", "floor"] = field(
+        default="ceil", metadata=wire(doc="EP-BEHIND-02: how half a fortification's VA is rounded")
+    )
+    gate_needs_two_failures: bool = field(
+        default=False, metadata=wire(doc="EP-SAVE-04: a gate falls on its second failed save, not its first")
+    )
+    occupants_destroyed_with_section: bool = field(
+        default=False, metadata=wire(doc="EP-FORT-07: stands on a destroyed section are destroyed with it")
+    )
+    natural_six_always_hits: bool = field(
+        default=False, metadata=wire(doc="EP-SHOOT-03: a natural 6 hits whatever the malus")
+    )
+    ta_bonus_only_when_closed: bool = field(
+        default=False, metadata=wire(doc="EP-FORT-03: a gate's first-fire bonus only while it is closed")
+    )
+    default_section_capacity: int = field(
+        default=1, metadata=wire(minimum=1, doc="EP-FORT-02: stands a section holds when it names none")
+    )
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any]) -> Options:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from rules.ruleset import Slot
+
 Phase = Literal["orders", "movement", "first_fire", "close_combat", "advance_fire", "end"]
 Order = Literal["charge", "advance", "first_fire"]
 Side = Literal["attacker", "defender"]
@@ -13,6 +15,13 @@ SectionKind = Literal["wall", "tower", "gate", "blockhouse"]
 Approach = Literal["outside", "behind", "tower"]
 
 PHASES: tuple[Phase, ...] = ("orders", "movement", "first_fire", "close_combat", "advance_fire", "end")
+# EP-TIME-06: the phases commands may be sent in, in PHASES order (gates are judged further, §3.11)
+ORDERS: tuple[Phase, ...] = ("orders",)
+MOVEMENT: tuple[Phase, ...] = ("movement",)
+SHOOTING: tuple[Phase, ...] = ("first_fire", "advance_fire")
+CLOSE_COMBAT: tuple[Phase, ...] = ("close_combat",)
+GATE_PHASES: tuple[Phase, ...] = ("movement", "first_fire", "close_combat", "advance_fire")
+END: tuple[Phase, ...] = ("end",)
 WAR_ENGINES: frozenset[str] = frozenset({"war_engine", "transport_war_engine"})
 # EP-MOVE-01: movement allowance = factor × speed_cm
 MOVE_FACTOR: dict[str, int] = {"charge": 2, "advance": 1}
@@ -49,13 +58,14 @@ def barrage_needed(barrage_points: int) -> int:
     return max(2, 6 - (barrage_points - 1) // 2)
 
 
-# spec §4: every slot is a d6 (2D6 slots take two values per roll)
-DICE_SLOTS: dict[str, int | None] = {
-    "attacker": 6,
-    "defender": 6,
-    "save": 6,
-    "to_hit": 6,
-    "unit_save": 6,
-    "jam": 6,
-    "repair": 6,
+# spec §4: every slot is a d6; 2D6 slots take two values per roll
+SLOTS: dict[str, Slot] = {
+    "attacker": Slot(faces=6, per_roll=2, doc="the attacker's 2D6 in an assault"),
+    "defender": Slot(faces=6, per_roll=2, doc="the defender's 2D6 in a fight"),
+    "save": Slot(faces=6, per_roll=2, doc="2D6 per fortification save"),
+    "to_hit": Slot(faces=6, doc="1D6 per shot, or per stand under a barrage that can be hit"),
+    "unit_save": Slot(faces=6, doc="1D6 per hit stand that has a save"),
+    "jam": Slot(faces=6, doc="1D6 per gate operated under a Charge order"),
+    "repair": Slot(faces=6, doc="1D6 per repair of a jammed gate"),
 }
+DICE_SLOTS: dict[str, int | None] = {name: slot.faces for name, slot in SLOTS.items()}

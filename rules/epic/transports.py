@@ -5,14 +5,14 @@ from __future__ import annotations
 from rules.codec import JSON, encode
 from rules.epic.board import find_stand, passengers, stand
 from rules.epic.commands import Disembark, Embark
-from rules.epic.events import StandDisembarked, StandEmbarked
+from rules.epic.events import Event, StandDisembarked, StandEmbarked
 from rules.epic.movers import mover_events, require_charge_window, require_moving_order
 from rules.epic.state import Embarked, EpicState, Stand
 from rules.errors import Rejected
 from rules.ruleset import Outcome
 
 
-def embark(command: Embark, state: EpicState) -> Outcome:
+def embark(command: Embark, state: EpicState) -> Outcome[Event]:
     rider = stand(state, command.stand_id)
     transport = find_stand(state, command.transport_id)
     if transport is None or transport.stand_type != "transport_war_engine":
@@ -32,7 +32,7 @@ def embark(command: Embark, state: EpicState) -> Outcome:
     return Outcome(result=result, summary=f"{rider.id} embarks in {transport.id}", events=events)
 
 
-def disembark(command: Disembark, state: EpicState) -> Outcome:
+def disembark(command: Disembark, state: EpicState) -> Outcome[Event]:
     rider = stand(state, command.stand_id)
     if rider.location.kind != "embarked":
         raise Rejected("not_embarked")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.dice import Dice
 from rules.epic.board import va_eff
-from rules.epic.events import AssaultMade
+from rules.epic.events import AssaultMade, Event
 from rules.epic.fight import assault_result, side_roll, success_or_failure
 from rules.epic.saves import destroy_section, modifier
 from rules.epic.state import AtFoot, EpicState, Section, Stand
@@ -12,7 +12,7 @@ from rules.errors import Rejected
 from rules.ruleset import Outcome
 
 
-def war_engine_assault(state: EpicState, engine: Stand, target: Section, dice: Dice) -> Outcome:
+def war_engine_assault(state: EpicState, engine: Stand, target: Section, dice: Dice) -> Outcome[Event]:
     if not engine.has_cc_weapon:
         raise Rejected("no_close_combat_weapon")
     if engine.order != "charge":

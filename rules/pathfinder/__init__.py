@@ -9,12 +9,13 @@ from rules.codec import JSON, decode, encode
 from rules.dice import Dice
 from rules.pathfinder.commands import COMMANDS, parse
 from rules.pathfinder.decide import decide
-from rules.pathfinder.describe import describe
+from rules.pathfinder.describe import extra
 from rules.pathfinder.dice_slots import DICE_SLOTS
 from rules.pathfinder.evolve import evolve
 from rules.pathfinder.ownership import acting_sides
+from rules.pathfinder.reasons import REASONS
 from rules.pathfinder.state import Options, PfState
-from rules.ruleset import Ruleset
+from rules.ruleset import Ruleset, Slot
 
 
 def initial_state(options: Mapping[str, JSON]) -> PfState:
@@ -36,21 +37,23 @@ def decode_state(data: JSON) -> PfState:
     return state
 
 
-RULESET = Ruleset(
+RULESET: Ruleset[Any, Any, PfState] = Ruleset(
     name="pathfinder",
     rules_version="pathfinder-1",
     title="Pathfinder 1e siege engines",
     commands=COMMANDS,
-    dice_slots=DICE_SLOTS,
-    default_options=encode(Options()),
+    slots={name: Slot(faces=faces) for name, faces in DICE_SLOTS.items()},
+    options=Options,
+    reasons=REASONS,
     initial_state=initial_state,
-    parse=parse,
     decide=decide,
     evolve=evolve,
     finish_result=finish_result,
     encode_state=encode_state,
     decode_state=decode_state,
-    describe=describe,
-    acting_sides=acting_sides,
+    owner=lambda state, kind, entity_id: frozenset(),
+    extra=extra,
+    legacy_parse=parse,
+    legacy_acting_sides=acting_sides,
     unused_dice_style="names",
 )

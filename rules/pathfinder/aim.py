@@ -9,7 +9,7 @@ from rules.pathfinder import wire_out
 from rules.pathfinder.commands import Aim
 from rules.pathfinder.contributions import contribute
 from rules.pathfinder.crewing import aim_requirement
-from rules.pathfinder.events import AimProgressed
+from rules.pathfinder.events import AimProgressed, Event
 from rules.pathfinder.guards import engine_checks
 from rules.pathfinder.lookup import engine as get_engine
 from rules.pathfinder.lookup import spec_of
@@ -18,7 +18,7 @@ from rules.pathfinder.targeting import aim_mode, measure, target_destroyed, targ
 from rules.ruleset import Outcome
 
 
-def aim(command: Aim, state: PfState, dice: Dice) -> Outcome:
+def aim(command: Aim, state: PfState, dice: Dice) -> Outcome[Event]:
     engine = get_engine(state, command.engine_id)
     spec = spec_of(engine)
     engine_checks(state, engine)

@@ -50,7 +50,7 @@ class Attempt:
     workers: tuple[str, ...] = ()
 
 
-def assemble(command: Assemble, state: PfState, dice: Dice) -> Outcome:
+def assemble(command: Assemble, state: PfState, dice: Dice) -> Outcome[Event]:
     engine = get_engine(state, command.engine_id)
     _check_fields(command)
     if engine.destroyed:
@@ -131,7 +131,7 @@ def _commander(state: PfState, leader_id: str | None) -> bool:
     return leader_id is not None and creature(state, leader_id).has_feat("siege_commander")
 
 
-def _outcome(state: PfState, engine: Engine, attempt: Attempt) -> Outcome:
+def _outcome(state: PfState, engine: Engine, attempt: Attempt) -> Outcome[Event]:
     """Workers busy for the time; the engine assembled when it ends (or open to a retry after a failure)."""
     ends = state.round + attempt.rounds
     events: list[Event] = []

@@ -23,7 +23,7 @@ from rules.ruleset import Outcome
 __all__ = ["break_structure", "operate_gate"]  # operate_gate lives in gates.py
 
 
-def break_structure(command: Break, state: PfState, dice: Dice) -> Outcome:
+def break_structure(command: Break, state: PfState, dice: Dice) -> Outcome[Event]:
     target = _target(command, state)
     resolve = _with_ram if command.engine_id is not None else _alone
     check, events = resolve(command, state, target, dice)

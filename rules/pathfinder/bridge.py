@@ -8,7 +8,7 @@ from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.commands import RaiseBridge
-from rules.pathfinder.events import ActionsSpent, BridgeProgressed
+from rules.pathfinder.events import ActionsSpent, BridgeProgressed, Event
 from rules.pathfinder.geometry import number
 from rules.pathfinder.guards import actors_check
 from rules.pathfinder.lookup import creature, spec_of
@@ -32,7 +32,7 @@ def requirement(bridge: Engine) -> int:
     return BRIDGE_LENGTH_FT[bridge.size] // 5
 
 
-def raise_bridge(command: RaiseBridge, state: PfState, dice: Dice) -> Outcome:
+def raise_bridge(command: RaiseBridge, state: PfState, dice: Dice) -> Outcome[Event]:
     bridge, so_far, helpers = _checked(command, state)
     added = sum((units(bridge, h) for h in helpers), Fraction(0))
     progress = Fraction(so_far.progress_256ths, SCALE) + added

@@ -30,7 +30,7 @@ def corvus_of(state: PfState, engine_id: str) -> tuple[Engine, Corvus]:
     return engine, engine.corvus or Corvus()
 
 
-def use_corvus(command: UseCorvus, state: PfState, dice: Dice) -> Outcome:
+def use_corvus(command: UseCorvus, state: PfState, dice: Dice) -> Outcome[Event]:
     engine, leader = _checked(command, state)
     drop = command.action == "drop"
     check = skill_check(dice, leader, DROP_SKILL, DROP_DC, take_10=command.take_10) if drop else None

@@ -9,7 +9,7 @@ from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder import wire_out
 from rules.pathfinder.commands import UNCHANGED, AddCreature, MoveCreature
-from rules.pathfinder.events import CreatureAdded, CreatureMoved
+from rules.pathfinder.events import CreatureAdded, CreatureMoved, Event
 from rules.pathfinder.feats import feats_valid, proficient_with
 from rules.pathfinder.lookup import creature, engine, spec_of
 from rules.pathfinder.state import Creature, Inside, PfState
@@ -19,7 +19,7 @@ from rules.ruleset import Outcome
 TOWER_CAPACITY = {"L": 5, "H": 20, "G": 50, "C": 200}
 
 
-def add_creature(command: AddCreature, state: PfState, dice: Dice) -> Outcome:
+def add_creature(command: AddCreature, state: PfState, dice: Dice) -> Outcome[Event]:
     new = Creature(
         id=command.id,
         size=command.size,
@@ -51,7 +51,7 @@ def add_creature(command: AddCreature, state: PfState, dice: Dice) -> Outcome:
     )
 
 
-def move_creature(command: MoveCreature, state: PfState, dice: Dice) -> Outcome:
+def move_creature(command: MoveCreature, state: PfState, dice: Dice) -> Outcome[Event]:
     moving = creature(state, command.creature_id)
     position = command.position or moving.position
     inside = (

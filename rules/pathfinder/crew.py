@@ -7,7 +7,7 @@ from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder import crewing
 from rules.pathfinder.commands import AssignCrew
-from rules.pathfinder.events import CrewAssigned
+from rules.pathfinder.events import CrewAssigned, Event
 from rules.pathfinder.evolve import evolve
 from rules.pathfinder.geometry import number
 from rules.pathfinder.lookup import creature, engine
@@ -15,7 +15,7 @@ from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 
 
-def assign_crew(command: AssignCrew, state: PfState, dice: Dice) -> Outcome:
+def assign_crew(command: AssignCrew, state: PfState, dice: Dice) -> Outcome[Event]:
     target = engine(state, command.engine_id)
     if not command.creature_ids or len(set(command.creature_ids)) != len(command.creature_ids):
         raise Rejected("invalid_field")

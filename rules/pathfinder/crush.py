@@ -25,7 +25,7 @@ from rules.ruleset import Outcome
 REFLEX_DC = 15
 
 
-def crush(command: Crush, state: PfState, dice: Dice) -> Outcome:
+def crush(command: Crush, state: PfState, dice: Dice) -> Outcome[Event]:
     ids = command.target_ids
     if not ids or len(set(ids)) != len(ids):
         raise Rejected("invalid_field")

@@ -50,12 +50,13 @@ from rules.pathfinder.commands import (
     SetWind,
     UseCorvus,
 )
+from rules.pathfinder.events import Event
 from rules.pathfinder.preconditions import check_common
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 
 
-def decide(command: Command, state: PfState, dice: Dice) -> Outcome:
+def decide(command: Command, state: PfState, dice: Dice) -> Outcome[Event]:
     """Raise `Rejected(reason)` for a refused command; otherwise the result, summary and events."""
     check_common(command, state, dice)
     match command:

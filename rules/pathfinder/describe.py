@@ -9,9 +9,8 @@ from typing import Any
 
 from rules.codec import JSON, encode
 from rules.pathfinder.catalog import raw_catalog
-from rules.pathfinder.commands import COMMANDS, UNCHANGED
-from rules.pathfinder.dice_slots import DICE_SLOTS
-from rules.pathfinder.state import Options, Target
+from rules.pathfinder.commands import UNCHANGED
+from rules.pathfinder.state import Target
 
 # optional fields whose default copies another field or a rule
 DEFAULT_FROM = {
@@ -80,15 +79,10 @@ def _fields(record: type) -> list[JSON]:
     return described
 
 
-def describe() -> dict[str, JSON]:
+def extra() -> dict[str, JSON]:
+    """What only pathfinder describes: the engine catalog (spec/pathfinder-engines.json)."""
     catalog = raw_catalog()
     return {
-        "commands": {name: {"fields": _fields(record)} for name, record in COMMANDS.items()},
-        "dice_slots": {slot: (f"d{sides}" if sides else "varies") for slot, sides in DICE_SLOTS.items()},
-        "options": {
-            name: {"default": default, "values": OPTION_VALUES[name]}
-            for name, default in encode(Options()).items()
-        },
         "catalog": {
             "catalog_version": catalog["catalog_version"],
             "conventions": catalog["conventions"],

@@ -18,7 +18,7 @@ from rules.ruleset import Outcome
 DISABLE_DC = 20
 
 
-def disable(command: Disable, state: PfState, dice: Dice) -> Outcome:
+def disable(command: Disable, state: PfState, dice: Dice) -> Outcome[Event]:
     engine = get_engine(state, command.engine_id)
     rogue = creature(state, command.by)
     if engine.destroyed:

@@ -27,7 +27,7 @@ DESTROY_MARGIN = 5
 FALL_DC = 15
 
 
-def dislodge_corvus(command: DislodgeCorvus, state: PfState, dice: Dice) -> Outcome:
+def dislodge_corvus(command: DislodgeCorvus, state: PfState, dice: Dice) -> Outcome[Event]:
     action = _checked(command, state)
     check = _check(command, state, dice)
     dc = check.target_number or 0

@@ -23,7 +23,7 @@ from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 
 
-def fire(command: Fire, state: PfState, dice: Dice) -> Outcome:
+def fire(command: Fire, state: PfState, dice: Dice) -> Outcome[Event]:
     engine = get_engine(state, command.engine_id)
     check_fields(command, engine)
     shot = checked_shot(command, state, engine)

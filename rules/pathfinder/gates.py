@@ -6,7 +6,7 @@ from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.commands import OperateGate
-from rules.pathfinder.events import ActionsSpent, GateOperated
+from rules.pathfinder.events import ActionsSpent, Event, GateOperated
 from rules.pathfinder.guards import actors_check
 from rules.pathfinder.lookup import creature, structure
 from rules.pathfinder.state import PfState, Structure
@@ -21,7 +21,7 @@ def requirement(gate: Structure) -> int:
     return LARGE_GATE_ACTIONS if gate.size == "L" else LARGER_GATE_ACTIONS
 
 
-def operate_gate(command: OperateGate, state: PfState, dice: Dice) -> Outcome:
+def operate_gate(command: OperateGate, state: PfState, dice: Dice) -> Outcome[Event]:
     gate = _checked(command, state)
     ids = command.contributors
     needed = requirement(gate)

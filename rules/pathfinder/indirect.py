@@ -116,7 +116,7 @@ def resolve_indirect(shot: Shot, dice: Dice) -> tuple[Report, list[Event]]:
     return report, events + list(landed.events)
 
 
-def observe(command: Observe, state: PfState, dice: Dice) -> Outcome:
+def observe(command: Observe, state: PfState, dice: Dice) -> Outcome[Event]:
     """PF-INDIRECT-06: a free action; every unseen miss becomes a reported one."""
     watched = engine(state, command.engine_id)
     if creature(state, command.observer_id).down:

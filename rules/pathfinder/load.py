@@ -9,7 +9,7 @@ from rules.pathfinder.ammo import compatible
 from rules.pathfinder.commands import Load
 from rules.pathfinder.contributions import contribute
 from rules.pathfinder.crewing import load_requirement
-from rules.pathfinder.events import LoadProgressed
+from rules.pathfinder.events import Event, LoadProgressed
 from rules.pathfinder.guards import engine_checks
 from rules.pathfinder.lookup import engine as get_engine
 from rules.pathfinder.lookup import spec_of
@@ -17,7 +17,7 @@ from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 
 
-def load(command: Load, state: PfState, dice: Dice) -> Outcome:
+def load(command: Load, state: PfState, dice: Dice) -> Outcome[Event]:
     engine = get_engine(state, command.engine_id)
     spec = spec_of(engine)
     if not command.contributors:

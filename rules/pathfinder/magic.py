@@ -6,7 +6,7 @@ from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.commands import CastEngineSpell
-from rules.pathfinder.events import EffectScheduled, SpellCast
+from rules.pathfinder.events import EffectScheduled, Event, SpellCast
 from rules.pathfinder.lookup import engine as get_engine
 from rules.pathfinder.state import Creature, Engine, EngineSpell, PfState
 from rules.ruleset import Outcome
@@ -33,7 +33,7 @@ def empower_bonus(leader: Creature | None, level: int) -> int:
     return level
 
 
-def cast_engine_spell(command: CastEngineSpell, state: PfState, dice: Dice) -> Outcome:
+def cast_engine_spell(command: CastEngineSpell, state: PfState, dice: Dice) -> Outcome[Event]:
     engine = get_engine(state, command.engine_id)
     if engine.destroyed:
         raise Rejected("engine_destroyed")

@@ -19,7 +19,7 @@ from rules.pathfinder.time import engine_busy
 from rules.ruleset import Outcome
 
 
-def move_engine(command: MoveEngine, state: PfState, dice: Dice) -> Outcome:
+def move_engine(command: MoveEngine, state: PfState, dice: Dice) -> Outcome[Event]:
     engine = get_engine(state, command.engine_id)
     if engine.destroyed:
         raise Rejected("engine_destroyed")
@@ -77,7 +77,7 @@ def _diminished_may_move(state: PfState, engine: Engine) -> bool:
     return state.options.diminished_crew_can_move
 
 
-def _moved(engine: Engine, command: MoveEngine, *, speed: int | None, events: list[Event]) -> Outcome:
+def _moved(engine: Engine, command: MoveEngine, *, speed: int | None, events: list[Event]) -> Outcome[Event]:
     """PF-MOVE-06: every move clears aim and successive-shot state (EngineMoved); loading is kept."""
     distance = distance_ft(engine.position, command.to)
     result: dict[str, JSON] = {

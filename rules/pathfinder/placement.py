@@ -8,7 +8,7 @@ from rules.errors import Rejected
 from rules.pathfinder import engine_stats as stats
 from rules.pathfinder.catalog import ENGINES, EngineSpec
 from rules.pathfinder.commands import PlaceEngine
-from rules.pathfinder.events import EnginePlaced
+from rules.pathfinder.events import EnginePlaced, Event
 from rules.pathfinder.placement_build import build_engine
 from rules.pathfinder.state import PfState
 from rules.pathfinder.targeting import aim_mode
@@ -17,7 +17,7 @@ from rules.ruleset import Outcome
 UNARMORABLE = ("ladder_escalade", "corvus")
 
 
-def place_engine(command: PlaceEngine, state: PfState, dice: Dice) -> Outcome:
+def place_engine(command: PlaceEngine, state: PfState, dice: Dice) -> Outcome[Event]:
     spec = ENGINES.get(command.catalog_id)
     if spec is None:
         raise Rejected("unknown_engine")

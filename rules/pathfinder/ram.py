@@ -45,7 +45,7 @@ class Charge:
         return self.struck.entity if isinstance(self.struck.entity, Structure) else None
 
 
-def ram(command: Ram, state: PfState, dice: Dice) -> Outcome:
+def ram(command: Ram, state: PfState, dice: Dice) -> Outcome[Event]:
     engine = get_engine(state, command.engine_id)
     charge = _checked(command, state, engine)
     report, events = _resolve(charge, dice)

@@ -36,7 +36,7 @@ FIELD_REPAIR_DC = {
 }
 
 
-def repair(command: Repair, state: PfState, dice: Dice) -> Outcome:
+def repair(command: Repair, state: PfState, dice: Dice) -> Outcome[Event]:
     engine = get_engine(state, command.engine_id)
     repairer = creature(state, command.by)
     _check_fields(command, engine)

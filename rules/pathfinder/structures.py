@@ -7,13 +7,13 @@ from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder import structure_stats as table
 from rules.pathfinder.commands import AddStructure
-from rules.pathfinder.events import StructureAdded
+from rules.pathfinder.events import Event, StructureAdded
 from rules.pathfinder.lookup import structure
 from rules.pathfinder.state import PfState, Square, Structure
 from rules.ruleset import Outcome
 
 
-def add_structure(command: AddStructure, state: PfState, dice: Dice) -> Outcome:
+def add_structure(command: AddStructure, state: PfState, dice: Dice) -> Outcome[Event]:
     position = _position(command, state)
     overrides = command.stat_overrides
     hardness = (

@@ -52,7 +52,7 @@ def engine_busy(state: PfState, engine: Engine) -> bool:
     return engine.busy_until_round is not None and state.round < engine.busy_until_round
 
 
-def advance_round(command: AdvanceRound, state: PfState, dice: Dice) -> Outcome:
+def advance_round(command: AdvanceRound, state: PfState, dice: Dice) -> Outcome[Event]:
     """PF-TIME-01/03: jump the counter, then apply the effects now due in (due round, scheduling) order."""
     if command.rounds < 1:
         raise Rejected("invalid_field")

@@ -6,7 +6,7 @@ from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.commands import SetWind
-from rules.pathfinder.events import WindSet
+from rules.pathfinder.events import Event, WindSet
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 
@@ -33,7 +33,7 @@ def can_fire(level: str) -> bool:
     return SIEGE_MODIFIER[level] is not None
 
 
-def set_wind(command: SetWind, state: PfState, dice: Dice) -> Outcome:
+def set_wind(command: SetWind, state: PfState, dice: Dice) -> Outcome[Event]:
     if command.level not in SIEGE_MODIFIER:
         raise Rejected("invalid_field")
     result: dict[str, JSON] = {"wind": command.level, "siege_modifier": SIEGE_MODIFIER[command.level]}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Response
 
+from rules.describe import describe as describe_ruleset
 from rules.registry import get_ruleset
 from schemas.registry import schema_rulesets
 from schemas.views import RulesetDescriptionSchema, RulesetSummarySchema
@@ -35,4 +36,4 @@ def describe(name: str) -> Response:
         raise Problem(
             404, "ruleset-not-found", "No such ruleset", f"Known rulesets: {', '.join(schema_rulesets())}."
         )
-    return json_response(get_ruleset(name).describe())
+    return json_response(describe_ruleset(get_ruleset(name)))

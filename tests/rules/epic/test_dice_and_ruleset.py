@@ -7,6 +7,7 @@ import json
 import pytest
 
 from rules.codec import canonical_json
+from rules.describe import describe
 from rules.epic import RULESET
 from rules.registry import get_ruleset
 from tests.conftest import TableFactory
@@ -225,19 +226,21 @@ def test_the_ruleset_record_names_every_command_slot_and_option() -> None:
 
 
 def test_describe_is_json_and_lists_fields_slots_options_and_reasons() -> None:
-    described = RULESET.describe()
+    described = describe(RULESET)
     assert json.loads(json.dumps(described)) == described
-    climb_fields = described["commands"]["climb"]
-    assert climb_fields["required"] == ["stand_id", "section_id"]
-    assert climb_fields["phases"] == ["movement"]
-    stand_fields = described["commands"]["add_stand"]["properties"]
+    climb = described["commands"]["climb"]
+    assert climb["body"]["required"] == ["type", "stand_id", "section_id"]
+    assert climb["phases"] == ["movement"]
+    stand_fields = described["commands"]["add_stand"]["body"]["properties"]
     assert stand_fields["save"] == {
-        "type": "integer",
-        "minimum": 2,
-        "maximum": 6,
-        "nullable": True,
+        "anyOf": [{"type": "integer", "minimum": 2, "maximum": 6}, {"type": "null"}],
         "default": None,
     }
-    assert described["dice_slots"]["attacker"] == {"die": "d6", "per_roll": 2, "drawn_by": ["assault"]}
-    assert described["options"]["half_va_rounding"]["enum"] == ["ceil", "floor"]
+    assert described["dice_slots"]["attacker"] == {
+        "die": "d6",
+        "per_roll": 2,
+        "doc": "the attacker's 2D6 in an assault",
+        "drawn_by": ["assault"],
+    }
+    assert described["options"]["half_va_rounding"]["schema"]["enum"] == ["ceil", "floor"]
     assert "one_stand_at_a_time" in described["reason_codes"]

@@ -1,0 +1,70 @@
+"""`GET /rulesets/{name}`, one shape for every ruleset, read off the declarations: each command's body as
+JSON Schema 2020-12 with its phases and dice, the dice slots, the options with defaults, the reason codes
+with their meanings, and what only that ruleset describes (`extra`, e.g. the pathfinder catalog)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.codec import JSON, encode
+from rules.declare import plan, spec_of
+from rules.jsonschema import command_schema, field_schema
+from rules.ruleset import Ruleset
+
+
+def describe(ruleset: Ruleset[Any, Any, Any]) -> dict[str, JSON]:
+    dice = dice_schema(ruleset)
+    return {
+        "name": ruleset.name,
+        "title": ruleset.title,
+        "rules_version": ruleset.rules_version,
+        "phases": list(ruleset.phases),
+        "commands": {name: _command(ruleset, record, dice) for name, record in ruleset.commands.items()},
+        "dice_slots": {name: _slot(ruleset, name) for name in ruleset.slots},
+        "options": _options(ruleset),
+        "reason_codes": dict(ruleset.reasons),
+        **ruleset.extra(),
+    }
+
+
+def dice_schema(ruleset: Ruleset[Any, Any, Any]) -> dict[str, JSON]:
+    """The `dice` member every command takes: slot → one value or a list (DESIGN §3.4)."""
+    die: dict[str, JSON] = {"type": "integer", "minimum": 1}
+    values = {"oneOf": [die, {"type": "array", "items": die}]}
+    return {
+        "type": "object",
+        "properties": dict.fromkeys(ruleset.slots, values),
+        "additionalProperties": False,
+    }
+
+
+def _command(ruleset: Ruleset[Any, Any, Any], record: type, dice: JSON) -> dict[str, JSON]:
+    spec = spec_of(record)
+    return {
+        "doc": spec.doc,
+        "phases": list(spec.phases or ruleset.phases),
+        "dice": list(spec.dice),
+        "referee_only": spec.referee,
+        "body": command_schema(record, dice),
+        "example": {"type": spec.name, **(spec.example or {})},
+    }
+
+
+def _slot(ruleset: Ruleset[Any, Any, Any], name: str) -> dict[str, JSON]:
+    slot = ruleset.slots[name]
+    drawn_by = [n for n, record in ruleset.commands.items() if name in spec_of(record).dice]
+    return {
+        "die": "varies" if slot.faces is None else f"d{slot.faces}",
+        "per_roll": slot.per_roll,
+        "doc": slot.doc,
+        "drawn_by": drawn_by,
+    }
+
+
+def _options(ruleset: Ruleset[Any, Any, Any]) -> dict[str, JSON]:
+    defaults = encode(ruleset.options())
+    options: dict[str, JSON] = {}
+    for p in plan(ruleset.options):
+        schema = field_schema(p)
+        options[p.name] = {"default": defaults[p.name], "doc": p.facts.doc or "", "schema": schema}
+    return options

@@ -1,0 +1,93 @@
+"""The ids a command names, creates and acts with, read off its declaration (`ref`, `new`, `acts`, `side`).
+
+Each ruleset says what a kind of id means on its state (`known`, `owner`); these walkers only collect.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from functools import cache
+from typing import TypeVar
+
+from rules.declare import Nullable, Rec, Sentinel, Seq, Shape, Tagged, plan, spec_of
+
+S = TypeVar("S")
+Ref = tuple[str, str]  # (entity kind, id)
+# (state, kind, id) -> the sides owning that entity: empty for an unknown id, None for the GM's alone
+Owner = Callable[[S, str, str], frozenset[str] | None]
+
+
+def references(command: object) -> list[Ref]:
+    """Every existing entity the command names, with the kind it must be."""
+    return [ref for ref, _ in _walk(command, False)]
+
+
+def actors(command: object) -> list[Ref]:
+    """The entities the command acts with (not those it acts upon)."""
+    return [ref for ref, acting in _walk(command, False) if acting]
+
+
+def new_ids(command: object) -> list[str]:
+    """Ids the command creates; they must be unused across the battle."""
+    return [getattr(command, p.name) for p in plan(_record(command)) if p.facts.new]
+
+
+def acting_sides(command: object, state: S, owner: Owner[S]) -> frozenset[str] | None:
+    """The sides a command acts for; None when only the referee may send it (DESIGN §4.9)."""
+    if spec_of(_record(command)).referee:
+        return None
+    sides: set[str] = set()
+    for p in plan(_record(command)):
+        if p.facts.side:
+            side = getattr(command, p.name)
+            if side is None:
+                return None
+            sides.add(side)
+    for kind, entity_id in actors(command):
+        owned = owner(state, kind, entity_id)
+        if owned is None:
+            return None
+        sides |= owned
+    return frozenset(sides)
+
+
+def _walk(record: object, acting: bool) -> Iterator[tuple[Ref, bool]]:
+    for name, kind, kind_from, acts, nested in _relevant(_record(record)):
+        value = getattr(record, name)
+        if value is None:
+            continue
+        if kind_from is not None:
+            yield (getattr(record, kind_from), value), acting or acts
+        elif kind is not None:
+            for entity_id in value if isinstance(value, tuple) else (value,):
+                yield (kind, entity_id), acting or acts
+        elif nested:
+            for item in value if isinstance(value, tuple) else (value,):
+                if dataclasses.is_dataclass(item):  # not a marker such as "unchanged"
+                    yield from _walk(item, acting or acts)
+
+
+@cache
+def _relevant(record: type) -> tuple[tuple[str, str | None, str | None, bool, bool], ...]:
+    """The fields that name ids or hold records that may (computed once per record type)."""
+    return tuple(
+        (p.name, p.facts.ref, p.facts.ref_from, p.facts.acts, _holds_records(p.shape))
+        for p in plan(record)
+        if p.facts.ref or p.facts.ref_from or _holds_records(p.shape)
+    )
+
+
+def _holds_records(shape: Shape) -> bool:
+    match shape:
+        case Rec() | Tagged():
+            return True
+        case Nullable(inner) | Sentinel(inner) | Seq(inner):
+            return _holds_records(inner)
+        case _:
+            return False
+
+
+def _record(value: object) -> type:
+    kind: type = type(value)
+    return kind
