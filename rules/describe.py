@@ -8,6 +8,7 @@ from typing import Any
 
 from rules.codec import JSON, encode
 from rules.declare import plan, spec_of
+from rules.dice import MAX_VALUES_PER_SLOT
 from rules.jsonschema import command_schema, field_schema
 from rules.ruleset import Ruleset
 
@@ -30,7 +31,7 @@ def describe(ruleset: Ruleset[Any, Any, Any]) -> dict[str, JSON]:
 def dice_schema(ruleset: Ruleset[Any, Any, Any]) -> dict[str, JSON]:
     """The `dice` member every command takes: slot → one value or a list (DESIGN §3.4)."""
     die: dict[str, JSON] = {"type": "integer", "minimum": 1}
-    values = {"oneOf": [die, {"type": "array", "items": die}]}
+    values = {"oneOf": [die, {"type": "array", "items": die, "maxItems": MAX_VALUES_PER_SLOT}]}
     return {
         "type": "object",
         "properties": dict.fromkeys(ruleset.slots, values),

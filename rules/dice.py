@@ -10,6 +10,8 @@ from typing import Literal
 
 from rules.errors import Rejected
 
+MAX_VALUES_PER_SLOT = 1000  # far above any roll the rules make; bounds the work of a hostile body
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Roll:

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from rules.codec import JSON, encode
 from rules.dice import Dice, stream_key
 from rules.errors import Rejected
+from rules.events import event_name
 from rules.registry import get_ruleset
 from rules.ruleset import Ruleset
 
@@ -171,7 +172,7 @@ def _outcome(
         "result": result,
         "rolls": rolls,
         "summary": summary,
-        "changes": [{"event": type(e).__name__, **encode(e)} for e in events],
+        "changes": [{"event": event_name(e), **encode(e)} for e in events],
         "hash": entry.hash,
     }
 

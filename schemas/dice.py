@@ -7,9 +7,9 @@ from typing import Any
 
 from marshmallow import ValidationError, fields
 
+from rules.dice import MAX_VALUES_PER_SLOT
 from rules.registry import get_ruleset
 
-MAX_VALUES_PER_SLOT = 1000  # far above any roll the rules make; bounds the work of a hostile body
 BAD_VALUE = f"Dice values are integers ≥ 1: one, or a list of at most {MAX_VALUES_PER_SLOT}."
 
 

@@ -9,16 +9,15 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from marshmallow import fields
 
+from rules.describe import dice_schema
+from rules.registry import get_ruleset
 from schemas.battles import RulesetOptions
-from schemas.dice import MAX_VALUES_PER_SLOT, Dice
+from schemas.dice import Dice
 from schemas.problems import ProblemSchema
 from schemas.registry import ruleset_schemas, schema_rulesets
 from schemas.union import TaggedUnion
 from service.endpoints.blueprint import BEARER, SERVICE_KEY
 from service.problems import PROBLEM_JSON
-
-DIE = {"type": "integer", "minimum": 1}
-DIE_VALUES = {"oneOf": [DIE, {"type": "array", "items": DIE, "maxItems": MAX_VALUES_PER_SLOT}]}
 
 
 class SiegeApi(Api):  # type: ignore[misc]
@@ -73,12 +72,8 @@ def tagged_union2properties(self: Any, field: fields.Field[Any], **kwargs: Any) 
 def dice2properties(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
     if not isinstance(field, Dice):
         return {}
-    return {
-        "type": "object",
-        "description": "client-rolled dice by slot: one value or a list, consumed in order",
-        "properties": {slot: DIE_VALUES for slot in field.slots()},
-        "additionalProperties": False,
-    }
+    described = dice_schema(get_ruleset(field.ruleset))
+    return {**described, "description": "client-rolled dice by slot: one value or a list, consumed in order"}
 
 
 def options2properties(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:

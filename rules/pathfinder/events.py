@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from rules.events import event
 from rules.pathfinder.state import (
     Creature,
     Engine,
@@ -22,12 +23,14 @@ from rules.pathfinder.state import (
 ActionKind = Literal["standard", "move", "full_round"]
 
 
+@event("RoundsAdvanced")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RoundsAdvanced:
     round_before: int
     round_after: int
 
 
+@event("EffectScheduled")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EffectScheduled:
     kind: ScheduledKind
@@ -36,6 +39,7 @@ class EffectScheduled:
     detail: str | None = None
 
 
+@event("ScheduledEffectCompleted")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ScheduledEffectCompleted:
     seq: int
@@ -44,11 +48,13 @@ class ScheduledEffectCompleted:
     detail: str | None = None
 
 
+@event("CreatureAdded")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CreatureAdded:
     creature: Creature
 
 
+@event("CreatureMoved")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CreatureMoved:
     creature_id: str
@@ -56,16 +62,19 @@ class CreatureMoved:
     inside: Inside | None
 
 
+@event("EnginePlaced")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EnginePlaced:
     engine: Engine
 
 
+@event("StructureAdded")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StructureAdded:
     structure: Structure
 
 
+@event("CrewAssigned")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CrewAssigned:
     engine_id: str
@@ -73,11 +82,13 @@ class CrewAssigned:
     leader_id: str
 
 
+@event("WindSet")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class WindSet:
     level: Wind
 
 
+@event("ActionsSpent")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ActionsSpent:
     """Each creature spends `count` actions of `action` kind (a move falls back on the standard action)."""
@@ -87,24 +98,28 @@ class ActionsSpent:
     count: int = 1
 
 
+@event("CreaturesBecameBusy")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CreaturesBecameBusy:
     creature_ids: tuple[str, ...]
     until_round: int
 
 
+@event("EngineBecameBusy")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EngineBecameBusy:
     engine_id: str
     until_round: int
 
 
+@event("AssemblyStarted")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AssemblyStarted:
     engine_id: str
     blocked_until_round: int
 
 
+@event("LoadProgressed")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LoadProgressed:
     engine_id: str
@@ -113,6 +128,7 @@ class LoadProgressed:
     loaded: bool
 
 
+@event("AimProgressed")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AimProgressed:
     """`reset` clears the successive-shot state (new target, PF-AIM-04)."""
@@ -123,6 +139,7 @@ class AimProgressed:
     reset: bool
 
 
+@event("ShotFired")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ShotFired:
     """The load is spent (PF-LOAD-04) and the successive-shot state is now `successive`."""
@@ -131,11 +148,13 @@ class ShotFired:
     successive: Successive
 
 
+@event("EngineBrokenByMishap")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EngineBrokenByMishap:
     engine_id: str
 
 
+@event("EngineDestroyed")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EngineDestroyed:
     """PF-DEF-06: the engine is destroyed and its crew released."""
@@ -143,6 +162,7 @@ class EngineDestroyed:
     engine_id: str
 
 
+@event("EngineMoved")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EngineMoved:
     """PF-MOVE-06: any move clears aim and successive state; loading is kept."""
@@ -151,6 +171,7 @@ class EngineMoved:
     position: Square
 
 
+@event("HitPointsChanged")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HitPointsChanged:
     entity_kind: EntityKind
@@ -158,6 +179,7 @@ class HitPointsChanged:
     hp_after: int
 
 
+@event("ConditionsAdded")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ConditionsAdded:
     entity_kind: EntityKind
@@ -165,6 +187,7 @@ class ConditionsAdded:
     conditions: tuple[str, ...]
 
 
+@event("StructureStatusChanged")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StructureStatusChanged:
     structure_id: str
@@ -173,6 +196,7 @@ class StructureStatusChanged:
     destroyed: bool
 
 
+@event("StructureFell")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StructureFell:
     """PF-STRUCT-06: a wall square dropped into the gap below and now rests on `stacked_on`."""
@@ -184,29 +208,34 @@ class StructureFell:
     destroyed: bool
 
 
+@event("SquareConditionPlaced")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SquareConditionPlaced:
     square: Square
     condition: str
 
 
+@event("SabotageTriggered")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SabotageTriggered:
     engine_id: str
 
 
+@event("SpellCast")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SpellCast:
     engine_id: str
     spell: EngineSpell
 
 
+@event("SuccessiveChanged")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SuccessiveChanged:
     engine_id: str
     successive: Successive
 
 
+@event("CorvusChanged")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CorvusChanged:
     engine_id: str
@@ -214,6 +243,7 @@ class CorvusChanged:
     needs_reset: bool
 
 
+@event("BridgeProgressed")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BridgeProgressed:
     engine_id: str
@@ -222,6 +252,7 @@ class BridgeProgressed:
     contributors_this_round: int
 
 
+@event("GateOperated")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GateOperated:
     structure_id: str
