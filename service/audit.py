@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from eventstore.canonical import canonical_json
 from eventstore.chain import verify_chain
 from eventstore.paging import BATCH, iter_outcomes
 from eventstore.protocol import EventStore, StoredEntry
-from rules.codec import JSON, canonical_json
+from rules.codec import JSON
 from rules.fold import Seeds, project
 from service.audit_dice import Revealed, check_dice
 

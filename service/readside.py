@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
+from eventstore.canonical import canonical_json
 from eventstore.protocol import EventStore, Projection, StoredEntry
-from rules.codec import canonical_json
 from rules.fold import Battle, Seeds, decode_battle, encode_battle, project
 from service.problems import Problem
 

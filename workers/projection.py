@@ -6,10 +6,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import TypeVar
 
+from eventstore.canonical import canonical_json, loads
 from eventstore.protocol import EventStore, Projection, StoredEntry
 from rules.codec import JSON
 from rules.fold import Battle, Seeds, decode_battle, encode_battle, project
-from workers import canonical, deps
+from workers import deps
 
 BATCH = 500  # entries folded between two atomic writes of state + outcomes
 SNAPSHOT_EVERY = 256  # versions between snapshots: bounds the fold behind `GET state?at=v`
@@ -53,9 +54,9 @@ def project_battle(
     snapshots: list[Projection] = []
     for battle, outcome in fold_log(store, battle_id, saved):
         last = battle
-        outcomes.append((battle.version, canonical.dumps(outcome)))
+        outcomes.append((battle.version, canonical_json(outcome)))
         if battle.version % snapshot_every == 0:
-            snapshots.append(Projection(version=battle.version, state=canonical.dumps(encode_battle(battle))))
+            snapshots.append(Projection(version=battle.version, state=canonical_json(encode_battle(battle))))
         if len(outcomes) >= BATCH:
             if not _save(store, battle_id, battle, outcomes, snapshots):
                 break  # another folder got there first: its writes stand, ours would repeat them
@@ -107,7 +108,7 @@ def load_projection(store: EventStore, battle_id: str) -> Battle | None:
     known = _states.get(battle_id)
     if known is not None and known[0] == saved.state:
         return known[1]
-    battle = decode_battle(canonical.loads(saved.state))
+    battle = decode_battle(loads(saved.state))
     _remember(_states, battle_id, (saved.state, battle), STATE_CACHE)
     return battle
 
@@ -119,7 +120,7 @@ def _save(
     outcomes: list[tuple[int, str]],
     snapshots: list[Projection],
 ) -> bool:
-    state = Projection(version=battle.version, state=canonical.dumps(encode_battle(battle)))
+    state = Projection(version=battle.version, state=canonical_json(encode_battle(battle)))
     saved = store.save_projection(battle_id, state=state, outcomes=outcomes, snapshots=snapshots)
     if saved:
         _remember(_states, battle_id, (state.state, battle), STATE_CACHE)

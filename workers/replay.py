@@ -7,10 +7,11 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Literal
 
+from eventstore.canonical import canonical_json
 from eventstore.paging import iter_outcomes
 from eventstore.protocol import EventStore, Projection
 from rules.fold import encode_battle
-from workers import canonical, deps
+from workers import deps
 from workers.drain import LOCK_TTL_MS, folder_name, renew_lock
 from workers.projection import SNAPSHOT_EVERY, Folded, project_battle, replay_states
 
@@ -77,16 +78,16 @@ def _differences(store: EventStore, battle_id: str, saved: Projection | None) ->
     stored = iter_outcomes(store, battle_id, upto)
     for battle, outcome in replay_states(store, battle_id, upto=upto):
         version = battle.version
-        if next(stored, None) != (version, canonical.dumps(outcome)):
+        if next(stored, None) != (version, canonical_json(outcome)):
             yield version, "outcome"
         if version % SNAPSHOT_EVERY == 0 and not _snapshot_matches(
             store, battle_id, version, encode_battle(battle)
         ):
             yield version, "snapshot"
-        if saved is not None and version == upto and saved.state != canonical.dumps(encode_battle(battle)):
+        if saved is not None and version == upto and saved.state != canonical_json(encode_battle(battle)):
             yield version, "state"
 
 
 def _snapshot_matches(store: EventStore, battle_id: str, version: int, encoded: object) -> bool:
     snapshot = store.snapshot_at_or_before(battle_id, version)
-    return snapshot is None or snapshot.version != version or snapshot.state == canonical.dumps(encoded)
+    return snapshot is None or snapshot.version != version or snapshot.state == canonical_json(encoded)
