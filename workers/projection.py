@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TypeVar
 
 from eventstore.canonical import canonical_json, loads
 from eventstore.protocol import EventStore, Projection, StoredEntry
 from rules.codec import JSON
 from rules.fold import Battle, Seeds, decode_battle, encode_battle, project
-from workers import deps
 
 BATCH = 500  # entries folded between two atomic writes of state + outcomes
 SNAPSHOT_EVERY = 256  # versions between snapshots: bounds the fold behind `GET state?at=v`
@@ -29,13 +28,6 @@ class Folded:
     battle_id: str
     from_version: int
     to_version: int
-
-
-def project_pending() -> dict[str, object]:
-    """The RQ job, enqueued by dotted path: drain every pending battle (see workers.drain)."""
-    from workers import drain  # drain folds with project_battle: imported here, not at the top
-
-    return asdict(drain.drain_pending(deps.store(), requeue=deps.requeue_projection))
 
 
 def project_battle(

@@ -1,17 +1,16 @@
-"""Replay jobs: rebuild a battle's derived keys from its log, or verify them against a fresh replay."""
+"""Replays: rebuild a battle's derived keys from its log, or verify them against a fresh replay."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Literal
 
 from eventstore.canonical import canonical_json
 from eventstore.paging import iter_outcomes
 from eventstore.protocol import EventStore, Projection
 from rules.fold import encode_battle
-from workers import deps
 from workers.drain import LOCK_TTL_MS, folder_name, renew_lock
 from workers.projection import SNAPSHOT_EVERY, Folded, project_battle, replay_states
 
@@ -32,15 +31,6 @@ class Verdict:
     projected_version: int
     first_difference: int | None = None
     what: Literal["outcome", "snapshot", "state"] | None = None
-
-
-def replay_battle(battle_id: str, mode: Mode = "rebuild") -> dict[str, object]:
-    """The RQ job behind `POST /battles/{id}/replays`."""
-    if mode == "verify":
-        return asdict(verify(deps.store(), battle_id))
-    if mode == "rebuild":
-        return asdict(rebuild(deps.store(), battle_id))
-    raise ValueError(f"unknown replay mode {mode!r}")
 
 
 def rebuild(store: EventStore, battle_id: str, *, wait_s: float = LOCK_WAIT_S) -> Folded:
