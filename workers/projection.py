@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from eventstore.canonical import canonical_json, loads
-from eventstore.protocol import EventStore, Projection, StoredEntry
+from eventstore.paging import history
+from eventstore.protocol import EventStore, Projection
 from rules.codec import JSON
-from rules.fold import Battle, Seeds, decode_battle, encode_battle, project
+from rules.fold import Battle, Seeds, decode_battle, encode_battle
+from rules.history import battle_seeds, fold_history
 
 BATCH = 500  # entries folded between two atomic writes of state + outcomes
 SNAPSHOT_EVERY = 256  # versions between snapshots: bounds the fold behind `GET state?at=v`
@@ -64,7 +66,7 @@ def project_battle(
 def replay_states(
     store: EventStore, battle_id: str, *, upto: int | None = None
 ) -> Iterator[tuple[Battle, dict[str, JSON]]]:
-    """Fold the whole log from version 1, streamed: what replay and audit compare against."""
+    """Fold the whole log from version 1, streamed: what the replay verifier compares against."""
     return fold_log(store, battle_id, None, upto=upto)
 
 
@@ -72,12 +74,8 @@ def fold_log(
     store: EventStore, battle_id: str, battle: Battle | None, *, upto: int | None = None
 ) -> Iterator[tuple[Battle, dict[str, JSON]]]:
     """Fold the stored entries after `battle` (None: from version 1), read in batches, never all at once."""
-    stored = store.iter_entries(battle_id, after=battle.version if battle else 0, upto=upto, batch=BATCH)
-    first = next(stored, None)
-    if first is None:
-        return  # nothing to fold: not even the seeds are read
-    # stored records are folded as they are: the fold reads only the fields an Entry has
-    yield from project(battle, _chain(first, stored), seeds_of(store, battle_id))
+    entries = history(store, battle_id, after=battle.version if battle else 0, upto=upto)
+    return fold_history(battle, entries, lambda: seeds_of(store, battle_id))
 
 
 def seeds_of(store: EventStore, battle_id: str) -> Seeds:
@@ -85,8 +83,7 @@ def seeds_of(store: EventStore, battle_id: str) -> Seeds:
     known = _seeds.get(battle_id)
     if known is None:
         created = store.entry(battle_id, 1)
-        client_seed = str(created.data.get("client_seed") or "") if created else ""
-        known = Seeds(server_seed=bytes.fromhex(store.secret(battle_id)), client_seed=client_seed)
+        known = battle_seeds(store.secret(battle_id), created.data if created else {})
         _remember(_seeds, battle_id, known, SEED_CACHE)
     return known
 
@@ -124,8 +121,3 @@ def _remember(cache: dict[str, T], key: str, value: T, limit: int) -> None:
     if len(cache) >= limit:
         del cache[next(iter(cache))]
     cache[key] = value
-
-
-def _chain(first: StoredEntry, rest: Iterator[StoredEntry]) -> Iterator[StoredEntry]:
-    yield first
-    yield from rest

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from eventstore.canonical import canonical_json
-from eventstore.paging import iter_outcomes
+from eventstore.drift import compare_outcomes
 from eventstore.protocol import EventStore, Projection
 from rules.fold import encode_battle
 from workers.drain import LOCK_TTL_MS, folder_name, renew_lock
@@ -65,10 +65,11 @@ Difference = tuple[int, Literal["outcome", "snapshot", "state"]]
 
 def _differences(store: EventStore, battle_id: str, saved: Projection | None) -> Iterator[Difference]:
     upto = saved.version if saved else 0
-    stored = iter_outcomes(store, battle_id, upto)
-    for battle, outcome in replay_states(store, battle_id, upto=upto):
+    for battle, _outcome, match in compare_outcomes(
+        store, battle_id, upto, replay_states(store, battle_id, upto=upto)
+    ):
         version = battle.version
-        if next(stored, None) != (version, canonical_json(outcome)):
+        if match != "same":  # within the projected version, an outcome not yet written is one lost
             yield version, "outcome"
         if version % SNAPSHOT_EVERY == 0 and not _snapshot_matches(
             store, battle_id, version, encode_battle(battle)
