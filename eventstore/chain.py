@@ -1,19 +1,14 @@
-"""The hash chain over a battle's log: canonical JSON, entry hashes, and chain verification (DESIGN §3.2)."""
+"""The hash chain over a battle's log: entry hashes and chain verification (DESIGN §3.2)."""
 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from eventstore.canonical import canonical_json
 from eventstore.protocol import GENESIS_HASH, NewEntry, StoredEntry
-
-
-def canonical_json(value: Any) -> str:
-    """Byte-exact rendering shared by every party that hashes or verifies a log."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def entry_body(version: int, entry: NewEntry | StoredEntry, prev_hash: str) -> dict[str, Any]:

@@ -8,7 +8,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from eventstore.chain import canonical_json, entry_hash
+from eventstore.canonical import canonical_json
+from eventstore.chain import entry_hash
 from eventstore.protocol import (
     GENESIS_HASH,
     Appended,

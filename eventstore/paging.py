@@ -1,12 +1,19 @@
-"""Reading a battle's stored outcomes page by page, so checking a long battle never holds them all at once."""
+"""Reading a battle's log and stored outcomes page by page: no fold or check holds a long battle at once."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from eventstore.protocol import EventStore
+from eventstore.protocol import EventStore, StoredEntry
 
-BATCH = 500  # outcomes read per round trip: memory stays flat however long the battle
+BATCH = 500  # entries or outcomes read per round trip: memory stays flat however long the battle
+
+
+def history(
+    store: EventStore, battle_id: str, *, after: int = 0, upto: int | None = None
+) -> Iterator[StoredEntry]:
+    """The log after version `after` (to `upto` inclusive), as every fold of stored history reads it."""
+    return store.iter_entries(battle_id, after=after, upto=upto, batch=BATCH)
 
 
 def iter_outcomes(

@@ -10,7 +10,8 @@ from redis.cluster import RedisCluster
 
 from eventstore import keys, lua
 from eventstore import redis_schedule as schedule
-from eventstore.chain import canonical_json, entry_hash
+from eventstore.canonical import canonical_json
+from eventstore.chain import entry_hash
 from eventstore.config import RedisClient
 from eventstore.head_cache import HeadCache
 from eventstore.protocol import (

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from eventstore import keys, lua
-from eventstore.chain import canonical_json
+from eventstore.canonical import canonical_json
 from eventstore.config import RedisClient
 from eventstore.protocol import TokenRecord, UnknownBattle
 from eventstore.stream_fields import text

@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from eventstore.chain import canonical_json
+from eventstore.canonical import canonical_json
 from eventstore.protocol import NewEntry, StoredEntry
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from workers.queue import QUEUE_NAME
+from eventstore.queues import SERIALIZER, WORKER_QUEUES
 
 API_WORKERS = 2  # gunicorn sync workers: one per core on the reference machine
 RECONCILE_EVERY_S = 2
-REPLAY_QUEUE = "siege-replay"  # the API's replay jobs (service/replays.py), taken after projection work
 WORKER_TTL_S = 60  # heartbeat period + 15 s: a dead worker (and its job) is noticed within a minute
 
 
@@ -26,10 +25,9 @@ def worker(queue_url: str) -> list[str]:
     return [
         "rq",
         "worker",
-        QUEUE_NAME,
-        REPLAY_QUEUE,
+        *WORKER_QUEUES,
         "--serializer",
-        "rq.serializers.JSONSerializer",
+        SERIALIZER,
         "--worker-class",
         "rq.worker.SimpleWorker",
         "--worker-ttl",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import json
 import operator
 import types
 import typing
@@ -14,11 +13,6 @@ from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 T = TypeVar("T")
 JSON = Any  # a value made of dict, list, str, int, float, bool and None
-
-
-def canonical_json(value: JSON) -> str:
-    """The one byte-exact rendering used for hashing and for comparing projections."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def encode(value: Any) -> JSON:

@@ -8,10 +8,9 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, validate
 
+from rules.fold import CONCLUDE
 from schemas.base import command_type
 from schemas.registry import ruleset_schemas
-
-CONCLUDE = "conclude"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

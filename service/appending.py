@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import request
-
 from eventstore.protocol import AppendContention, Appended, Head, NewEntry, TokenRefused, VersionConflict
 from schemas.commands import LoadedCommand
 from service import auth, idempotency
@@ -31,12 +29,13 @@ class Append:
     principal: Principal
     idempotency_key: str | None
     fingerprint: str | None
+    if_match: str | None  # the header as sent, read with the key by the endpoint: appending reads no request
 
 
 def append(deps: Services, job: Append) -> Appended:
     if job.principal.role == SIDE:
         return _append_for_a_side(deps, job)
-    head = deps.store.head(job.battle_id) if request.headers.get("If-Match") is not None else None
+    head = deps.store.head(job.battle_id) if job.if_match is not None else None
     return _append(deps, job, _expected_version(head, job))
 
 
@@ -89,7 +88,7 @@ def _expected_version(head: Head | None, job: Append) -> int | None:
     """The head `If-Match` names (None without one, or for `*`); the store re-checks it atomically, so a
     concurrent append still gets a 412. A stale tag is a 412 at once, unless an Idempotency-Key may
     still replay: then the store, which checks the key first, answers."""
-    named = matches_head(request.headers.get("If-Match"), head) if head is not None else None
+    named = matches_head(job.if_match, head) if head is not None else None
     if named is False and job.idempotency_key is None:
         raise VersionConflict(head.version if head else 0)
     if named is False:

@@ -7,10 +7,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from eventstore.chain import verify_chain
-from eventstore.paging import BATCH, iter_outcomes
+from eventstore.drift import compare_outcomes
+from eventstore.paging import history
 from eventstore.protocol import EventStore, StoredEntry
-from rules.codec import JSON, canonical_json
-from rules.fold import Seeds, project
+from rules.history import battle_seeds, fold_history
 from service.audit_dice import Revealed, check_dice
 
 
@@ -35,7 +35,7 @@ class ReplayCheck:
 def audit(store: EventStore, battle_id: str, created: StoredEntry, max_entries: int) -> dict[str, Any]:
     head = store.head(battle_id).version
     upto = min(head, max_entries)
-    chain = verify_chain(store.iter_entries(battle_id, upto=upto, batch=BATCH))
+    chain = verify_chain(history(store, battle_id, upto=upto))
     replay = check_replay(store, battle_id, created, upto)
     dice = check_dice(store, battle_id, created, replay.revealed, upto)
     chain_wire = {"ok": chain.ok, **asdict(chain)}
@@ -52,34 +52,22 @@ def audit(store: EventStore, battle_id: str, created: StoredEntry, max_entries: 
 
 def check_replay(store: EventStore, battle_id: str, created: StoredEntry, upto: int) -> ReplayCheck:
     """Fold 1..upto afresh and compare each outcome with the stored one; unprojected ones are pending."""
-    seeds = Seeds(
-        server_seed=bytes.fromhex(store.secret(battle_id)),
-        client_seed=str(created.data.get("client_seed") or ""),
-    )
-    stored = iter_outcomes(store, battle_id, upto)
+    seeds = battle_seeds(store.secret(battle_id), created.data)  # out of the try: no finding about the log
+    fresh = fold_history(None, history(store, battle_id, upto=upto), lambda: seeds)
     compared = pending = version = 0
     first: dict[str, Any] | None = None
     revealed: Revealed | None = None
     try:  # on past a difference: the `conclude` further on still reveals the seed the dice check needs
-        for battle, outcome in project(None, store.iter_entries(battle_id, upto=upto, batch=BATCH), seeds):
+        for battle, outcome, match in compare_outcomes(store, battle_id, upto, fresh):
             version = battle.version
             if battle.concluded and revealed is None:
                 revealed = Revealed.of(version, outcome.get("result"))
-            found = next(stored, None)
-            if found is None:
+            if match == "pending":
                 pending += 1
                 continue
             compared += 1
-            first = first or _difference(version, found, outcome)
+            if match != "same":
+                first = first or {"version": version, "what": match}
     except Exception as error:  # a tampered log can break the fold anywhere; the audit reports, never a 500
         first = first or {"version": version + 1, "what": f"fold_failed: {error!r}"}
     return ReplayCheck(compared=compared, pending=pending, first_difference=first, revealed=revealed)
-
-
-def _difference(version: int, found: tuple[int, str], outcome: dict[str, JSON]) -> dict[str, Any] | None:
-    stored_version, text = found
-    if stored_version != version:
-        return {"version": version, "what": "missing"}
-    if text != canonical_json(outcome):
-        return {"version": version, "what": "outcome"}  # rules drift or a rewritten outcome (DESIGN §3.5)
-    return None

@@ -14,8 +14,8 @@ from typing import Any
 from flask import Response, request
 from redis.exceptions import RedisError
 
+from eventstore.canonical import canonical_json
 from eventstore.protocol import Appended
-from rules.codec import canonical_json
 from service.deps import Services
 from service.httpio import JSON_MIMETYPE, json_response
 from service.problems import validation_problem

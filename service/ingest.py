@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Response
+from flask import Response, request
 from redis.exceptions import RedisError
 
 from eventstore.protocol import Appended
@@ -22,15 +22,16 @@ def submit(deps: Services, battle_id: str) -> Response:
     ruleset = deps.battles.ruleset_of(battle_id)
     body = read_json()
     key = idempotency.key()
-    request = Append(
+    job = Append(
         battle_id=battle_id,
         ruleset=ruleset,
         command=load_command(ruleset, body),
         principal=auth.current(),
         idempotency_key=key,
         fingerprint=idempotency.fingerprint(body) if key else None,
+        if_match=request.headers.get("If-Match"),
     )
-    appended = append(deps, request)
+    appended = append(deps, job)
     if appended.replayed:
         return idempotency.replay(battle_id, appended)
     if appended.enqueue:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 
+from eventstore.canonical import canonical_json
+from eventstore.paging import history
 from eventstore.protocol import EventStore, Projection, StoredEntry
-from rules.codec import canonical_json
-from rules.fold import Battle, Seeds, decode_battle, encode_battle, project
+from rules.fold import Battle, decode_battle, encode_battle
+from rules.history import battle_seeds, state_after
 from service.problems import Problem
 
 
@@ -52,14 +54,7 @@ def _nearest_start(
 def _fold(
     store: EventStore, created: StoredEntry, battle_id: str, battle: Battle | None, target: int
 ) -> Battle:
-    seeds = Seeds(
-        server_seed=bytes.fromhex(store.secret(battle_id)),
-        client_seed=str(created.data.get("client_seed") or ""),
-    )
-    after = battle.version if battle else 0
-    entries = store.iter_entries(battle_id, after=after, upto=target)  # stored records fold as they are
-    folded = battle
-    for state, _outcome in project(battle, entries, seeds):
-        folded = state
+    entries = history(store, battle_id, after=battle.version if battle else 0, upto=target)
+    folded = state_after(battle, entries, lambda: battle_seeds(store.secret(battle_id), created.data))
     assert folded is not None, "a battle always has version 1"
     return folded

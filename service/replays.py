@@ -1,4 +1,4 @@
-"""Replay jobs as the API sees them: enqueue `workers.replay.replay_battle` by name, read a job back."""
+"""Replay jobs as the API sees them: enqueue `workers.jobs.replay_battle` by name, read a job back."""
 
 from __future__ import annotations
 
@@ -9,17 +9,11 @@ from redis.exceptions import RedisError
 from rq import Queue
 from rq.exceptions import DeserializationError, NoSuchJobError
 from rq.job import Job, JobStatus
-from rq.serializers import JSONSerializer
 
+from eventstore.queues import REPLAY, REPLAY_KEEP_S, SERIALIZER
 from service.problems import RETRY_SOON as RETRY
 from service.problems import Problem
 
-# named by string: the API never imports workers (DESIGN §2); launcher/commands.py's workers listen on it,
-# after the projection queue, so a long rebuild never delays the projection of live battles
-REPLAY_QUEUE = "siege-replay"
-REPLAY_JOB = "workers.replay.replay_battle"
-JOB_TIMEOUT_S = 1800  # a million-entry rebuild at the projection's 20,000 entries/s, with room to spare
-KEEP_S = 24 * 3600  # how long a finished or failed job answers `GET .../replays/{job}`
 STATUS = {  # rq's statuses, as few as a client needs
     JobStatus.CREATED: "queued",
     JobStatus.QUEUED: "queued",
@@ -35,11 +29,9 @@ STATUS = {  # rq's statuses, as few as a client needs
 
 def start(queue_redis: Redis[Any], battle_id: str, mode: str) -> str:
     """Enqueue one replay of the battle; its job id."""
-    queue = Queue(REPLAY_QUEUE, connection=queue_redis, serializer=JSONSerializer)
+    queue = Queue(REPLAY.queue, connection=queue_redis, serializer=SERIALIZER)
     try:
-        job = queue.enqueue(
-            REPLAY_JOB, battle_id, mode, job_timeout=JOB_TIMEOUT_S, result_ttl=KEEP_S, failure_ttl=KEEP_S
-        )
+        job = queue.enqueue(REPLAY.path, battle_id, mode, **REPLAY.options())
     except (RedisError, OSError) as error:
         detail = f"The job queue is unreachable ({type(error).__name__}); nothing was started."
         raise Problem(
@@ -63,13 +55,13 @@ def view(queue_redis: Redis[Any], battle_id: str, job_id: str) -> dict[str, Any]
 
 def _replay_of(queue_redis: Redis[Any], battle_id: str, job_id: str) -> Job:
     try:
-        job = Job.fetch(job_id, connection=queue_redis, serializer=JSONSerializer)
+        job = Job.fetch(job_id, connection=queue_redis, serializer=SERIALIZER)
         args = list(job.args)
-        ours = job.func_name == REPLAY_JOB and len(args) == 2 and args[0] == battle_id
+        ours = job.func_name == REPLAY.path and len(args) == 2 and args[0] == battle_id
     except (NoSuchJobError, DeserializationError, ValueError):
         ours = False
     if not ours:
-        detail = f"Battle {battle_id} has no replay job {job_id} (finished jobs are kept {KEEP_S} s)."
+        detail = f"Battle {battle_id} has no replay job {job_id} (finished jobs are kept {REPLAY_KEEP_S} s)."
         raise Problem(404, "replay-not-found", "No such replay job", detail)
     return job
 

@@ -9,22 +9,17 @@ from typing import Any
 from redis import Redis
 from redis.exceptions import RedisError
 from rq import Queue
-from rq.serializers import JSONSerializer
 
 from eventstore.protocol import EventStore
+from eventstore.queues import PROJECT_PENDING, SERIALIZER
 
-# the workers' queue and job, named by string: the API never imports workers (DESIGN §2)
-PROJECTION_QUEUE = "siege-projection"
-PROJECT_PENDING_JOB = "workers.projection.project_pending"
-JOB_TIMEOUT_S = 180
-RESULT_TTL_S = 60
 log = logging.getLogger(__name__)
 
 
 class Scheduler:
     def __init__(self, store: EventStore, queue_redis: Redis[Any]) -> None:
         self._store = store
-        self._queue = Queue(PROJECTION_QUEUE, connection=queue_redis, serializer=JSONSerializer)
+        self._queue = Queue(PROJECT_PENDING.queue, connection=queue_redis, serializer=SERIALIZER)
 
     def schedule(self, battle_id: str) -> None:
         """Never fails the request: the command is already safe in the log, and the reconciler
@@ -38,7 +33,7 @@ class Scheduler:
     def enqueue(self) -> None:
         """Ask for one coalesced projection run; call when `mark_pending` (or an append) said so."""
         try:
-            self._queue.enqueue(PROJECT_PENDING_JOB, job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S)
+            self._queue.enqueue(PROJECT_PENDING.path, **PROJECT_PENDING.options())
         except (RedisError, OSError) as error:
             log.warning("could not enqueue the projection job: %s", error)
             with contextlib.suppress(RedisError, OSError):  # else the scheduled flag expires on its own

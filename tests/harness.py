@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from rules.codec import canonical_json
+from eventstore.canonical import canonical_json
 from rules.dice import commitment
 from rules.fold import BATTLE_CREATED, Battle, Entry, Seeds, encode_battle, step
 from rules.registry import get_ruleset

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TypeVar
 
-from eventstore.protocol import EventStore, Projection, StoredEntry
+from eventstore.canonical import canonical_json, loads
+from eventstore.paging import history
+from eventstore.protocol import EventStore, Projection
 from rules.codec import JSON
-from rules.fold import Battle, Seeds, decode_battle, encode_battle, project
-from workers import canonical, deps
+from rules.fold import Battle, Seeds, decode_battle, encode_battle
+from rules.history import battle_seeds, fold_history
 
 BATCH = 500  # entries folded between two atomic writes of state + outcomes
 SNAPSHOT_EVERY = 256  # versions between snapshots: bounds the fold behind `GET state?at=v`
@@ -30,13 +32,6 @@ class Folded:
     to_version: int
 
 
-def project_pending() -> dict[str, object]:
-    """The RQ job, enqueued by dotted path: drain every pending battle (see workers.drain)."""
-    from workers import drain  # drain folds with project_battle: imported here, not at the top
-
-    return asdict(drain.drain_pending(deps.store(), requeue=deps.requeue_projection))
-
-
 def project_battle(
     store: EventStore,
     battle_id: str,
@@ -53,9 +48,9 @@ def project_battle(
     snapshots: list[Projection] = []
     for battle, outcome in fold_log(store, battle_id, saved):
         last = battle
-        outcomes.append((battle.version, canonical.dumps(outcome)))
+        outcomes.append((battle.version, canonical_json(outcome)))
         if battle.version % snapshot_every == 0:
-            snapshots.append(Projection(version=battle.version, state=canonical.dumps(encode_battle(battle))))
+            snapshots.append(Projection(version=battle.version, state=canonical_json(encode_battle(battle))))
         if len(outcomes) >= BATCH:
             if not _save(store, battle_id, battle, outcomes, snapshots):
                 break  # another folder got there first: its writes stand, ours would repeat them
@@ -71,7 +66,7 @@ def project_battle(
 def replay_states(
     store: EventStore, battle_id: str, *, upto: int | None = None
 ) -> Iterator[tuple[Battle, dict[str, JSON]]]:
-    """Fold the whole log from version 1, streamed: what replay and audit compare against."""
+    """Fold the whole log from version 1, streamed: what the replay verifier compares against."""
     return fold_log(store, battle_id, None, upto=upto)
 
 
@@ -79,12 +74,8 @@ def fold_log(
     store: EventStore, battle_id: str, battle: Battle | None, *, upto: int | None = None
 ) -> Iterator[tuple[Battle, dict[str, JSON]]]:
     """Fold the stored entries after `battle` (None: from version 1), read in batches, never all at once."""
-    stored = store.iter_entries(battle_id, after=battle.version if battle else 0, upto=upto, batch=BATCH)
-    first = next(stored, None)
-    if first is None:
-        return  # nothing to fold: not even the seeds are read
-    # stored records are folded as they are: the fold reads only the fields an Entry has
-    yield from project(battle, _chain(first, stored), seeds_of(store, battle_id))
+    entries = history(store, battle_id, after=battle.version if battle else 0, upto=upto)
+    return fold_history(battle, entries, lambda: seeds_of(store, battle_id))
 
 
 def seeds_of(store: EventStore, battle_id: str) -> Seeds:
@@ -92,8 +83,7 @@ def seeds_of(store: EventStore, battle_id: str) -> Seeds:
     known = _seeds.get(battle_id)
     if known is None:
         created = store.entry(battle_id, 1)
-        client_seed = str(created.data.get("client_seed") or "") if created else ""
-        known = Seeds(server_seed=bytes.fromhex(store.secret(battle_id)), client_seed=client_seed)
+        known = battle_seeds(store.secret(battle_id), created.data if created else {})
         _remember(_seeds, battle_id, known, SEED_CACHE)
     return known
 
@@ -107,7 +97,7 @@ def load_projection(store: EventStore, battle_id: str) -> Battle | None:
     known = _states.get(battle_id)
     if known is not None and known[0] == saved.state:
         return known[1]
-    battle = decode_battle(canonical.loads(saved.state))
+    battle = decode_battle(loads(saved.state))
     _remember(_states, battle_id, (saved.state, battle), STATE_CACHE)
     return battle
 
@@ -119,7 +109,7 @@ def _save(
     outcomes: list[tuple[int, str]],
     snapshots: list[Projection],
 ) -> bool:
-    state = Projection(version=battle.version, state=canonical.dumps(encode_battle(battle)))
+    state = Projection(version=battle.version, state=canonical_json(encode_battle(battle)))
     saved = store.save_projection(battle_id, state=state, outcomes=outcomes, snapshots=snapshots)
     if saved:
         _remember(_states, battle_id, (state.state, battle), STATE_CACHE)
@@ -131,8 +121,3 @@ def _remember(cache: dict[str, T], key: str, value: T, limit: int) -> None:
     if len(cache) >= limit:
         del cache[next(iter(cache))]
     cache[key] = value
-
-
-def _chain(first: StoredEntry, rest: Iterator[StoredEntry]) -> Iterator[StoredEntry]:
-    yield first
-    yield from rest

@@ -1,4 +1,4 @@
-"""The projection queue: its name, the jobs' dotted paths and how a worker hands work back to it."""
+"""How a worker reaches the projection queue and hands work back to it (names and TTLs: eventstore.queues)."""
 
 from __future__ import annotations
 
@@ -6,19 +6,14 @@ from typing import Any
 
 from redis import Redis
 from rq import Queue
-from rq.serializers import JSONSerializer
 
-QUEUE_NAME = "siege-projection"
-PROJECT_PENDING = "workers.projection.project_pending"
-REPLAY = "workers.replay.replay_battle"
-JOB_TIMEOUT_S = 180  # above the drain budget, so a long drain hands off instead of being killed
-RESULT_TTL_S = 60  # projection results are counters for humans, not data: keep the queue Redis small
+from eventstore.queues import PROJECT_PENDING, SERIALIZER
 
 
 def projection_queue(connection: Redis[Any]) -> Queue:
-    return Queue(QUEUE_NAME, connection=connection, serializer=JSONSerializer)
+    return Queue(PROJECT_PENDING.queue, connection=connection, serializer=SERIALIZER)
 
 
 def enqueue_projection(queue: Queue) -> None:
     """Ask for one more coalesced run; the job drains every pending battle, not just one."""
-    queue.enqueue(PROJECT_PENDING, job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S)
+    queue.enqueue(PROJECT_PENDING.path, **PROJECT_PENDING.options())

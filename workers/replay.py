@@ -1,16 +1,16 @@
-"""Replay jobs: rebuild a battle's derived keys from its log, or verify them against a fresh replay."""
+"""Replays: rebuild a battle's derived keys from its log, or verify them against a fresh replay."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Literal
 
-from eventstore.paging import iter_outcomes
+from eventstore.canonical import canonical_json
+from eventstore.drift import compare_outcomes
 from eventstore.protocol import EventStore, Projection
 from rules.fold import encode_battle
-from workers import canonical, deps
 from workers.drain import LOCK_TTL_MS, folder_name, renew_lock
 from workers.projection import SNAPSHOT_EVERY, Folded, project_battle, replay_states
 
@@ -31,15 +31,6 @@ class Verdict:
     projected_version: int
     first_difference: int | None = None
     what: Literal["outcome", "snapshot", "state"] | None = None
-
-
-def replay_battle(battle_id: str, mode: Mode = "rebuild") -> dict[str, object]:
-    """The RQ job behind `POST /battles/{id}/replays`."""
-    if mode == "verify":
-        return asdict(verify(deps.store(), battle_id))
-    if mode == "rebuild":
-        return asdict(rebuild(deps.store(), battle_id))
-    raise ValueError(f"unknown replay mode {mode!r}")
 
 
 def rebuild(store: EventStore, battle_id: str, *, wait_s: float = LOCK_WAIT_S) -> Folded:
@@ -74,19 +65,20 @@ Difference = tuple[int, Literal["outcome", "snapshot", "state"]]
 
 def _differences(store: EventStore, battle_id: str, saved: Projection | None) -> Iterator[Difference]:
     upto = saved.version if saved else 0
-    stored = iter_outcomes(store, battle_id, upto)
-    for battle, outcome in replay_states(store, battle_id, upto=upto):
+    for battle, _outcome, match in compare_outcomes(
+        store, battle_id, upto, replay_states(store, battle_id, upto=upto)
+    ):
         version = battle.version
-        if next(stored, None) != (version, canonical.dumps(outcome)):
+        if match != "same":  # within the projected version, an outcome not yet written is one lost
             yield version, "outcome"
         if version % SNAPSHOT_EVERY == 0 and not _snapshot_matches(
             store, battle_id, version, encode_battle(battle)
         ):
             yield version, "snapshot"
-        if saved is not None and version == upto and saved.state != canonical.dumps(encode_battle(battle)):
+        if saved is not None and version == upto and saved.state != canonical_json(encode_battle(battle)):
             yield version, "state"
 
 
 def _snapshot_matches(store: EventStore, battle_id: str, version: int, encoded: object) -> bool:
     snapshot = store.snapshot_at_or_before(battle_id, version)
-    return snapshot is None or snapshot.version != version or snapshot.state == canonical.dumps(encoded)
+    return snapshot is None or snapshot.version != version or snapshot.state == canonical_json(encoded)

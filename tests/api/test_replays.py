@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from rq import Queue
 from rq.serializers import JSONSerializer
 
-from service.replays import REPLAY_JOB, REPLAY_QUEUE
+from eventstore.queues import REPLAY
 from tests.api.helpers import assert_problem, bearer, create_battle, mint
 
 
@@ -33,8 +33,8 @@ def test_the_gm_starts_a_replay_and_reads_it_queued(
         "result": None,
         "error": None,
     }
-    [job] = Queue(REPLAY_QUEUE, connection=redis_client, serializer=JSONSerializer).jobs
-    assert (job.id, job.func_name, job.args) == (job_id, REPLAY_JOB, [battle_id, "verify"])
+    [job] = Queue(REPLAY.queue, connection=redis_client, serializer=JSONSerializer).jobs
+    assert (job.id, job.func_name, job.args) == (job_id, REPLAY.path, [battle_id, "verify"])
 
 
 def test_an_observer_reads_a_replay_but_may_not_start_one(client: FlaskClient) -> None:

@@ -11,14 +11,14 @@ from rq.serializers import JSONSerializer
 
 from eventstore.config import connect
 from eventstore.protocol import EventStore
+from eventstore.queues import PROJECT_PENDING
 from service.app import create_app
-from service.scheduling import PROJECT_PENDING_JOB, PROJECTION_QUEUE
 from tests.api.helpers import WALL, accepted, create_battle, head_version
 from tests.fixtures.app import GmClient, config_for
 
 
 def _queued(redis_client: redis.Redis[Any]) -> list[str]:
-    queue = Queue(PROJECTION_QUEUE, connection=redis_client, serializer=JSONSerializer)
+    queue = Queue(PROJECT_PENDING.queue, connection=redis_client, serializer=JSONSerializer)
     return [job.func_name for job in queue.get_jobs()]
 
 
@@ -30,7 +30,7 @@ def test_a_command_marks_its_battle_pending_and_queues_one_projection_job(
         accepted(client, battle_id, WALL)
 
     assert battle_id in redis_store.take_pending(10)
-    assert _queued(redis_client) == [PROJECT_PENDING_JOB]  # coalesced: not one job per command
+    assert _queued(redis_client) == [PROJECT_PENDING.path]  # coalesced: not one job per command
 
 
 def test_a_new_battle_is_scheduled_for_its_first_fold(
@@ -39,7 +39,7 @@ def test_a_new_battle_is_scheduled_for_its_first_fold(
     battle_id = create_battle(client)
 
     assert redis_store.take_pending(10) == [battle_id]
-    assert _queued(redis_client) == [PROJECT_PENDING_JOB]
+    assert _queued(redis_client) == [PROJECT_PENDING.path]
 
 
 def test_commands_are_still_accepted_when_the_queue_redis_is_down(

@@ -6,8 +6,9 @@ import dataclasses
 
 import pytest
 
+from rules.fold import CONCLUDE
 from rules.registry import get_ruleset
-from schemas.commands import CONCLUDE, command_schemas, load_command
+from schemas.commands import command_schemas, load_command
 from schemas.registry import ruleset_schemas, schema_rulesets
 
 NOT_FIELDS = {"type", "dice"}

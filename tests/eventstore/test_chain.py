@@ -6,7 +6,8 @@ import dataclasses
 import hashlib
 import json
 
-from eventstore.chain import canonical_json, entry_body, entry_hash, verify_chain
+from eventstore.canonical import canonical_json
+from eventstore.chain import entry_body, entry_hash, verify_chain
 from eventstore.memory_store import MemoryEventStore
 from eventstore.protocol import GENESIS_HASH, NewEntry, StoredEntry
 from tests.eventstore.helpers import battle, command, created

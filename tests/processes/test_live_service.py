@@ -10,10 +10,11 @@ import pytest
 from rq.job import Job, JobStatus
 
 from eventstore.config import connect
+from eventstore.queues import REPLAY
 from tests.fixtures.processes import LiveService
 from tests.processes.client import create_battle, eventually, send
 from tests.workers.logs import FILLER, fresh_state, projected_version
-from workers.queue import REPLAY, projection_queue
+from workers.queue import projection_queue
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("processes")]
 
@@ -54,9 +55,9 @@ def test_a_replay_job_rebuilds_the_live_projection_byte_for_byte(live_service: L
     live = (store.projection(battle_id), store.outcomes(battle_id, limit=100))
     queue = projection_queue(connect(live_service.redis_url))
 
-    rebuilt = queue.enqueue(REPLAY, battle_id, "rebuild")
+    rebuilt = queue.enqueue(REPLAY.path, battle_id, "rebuild")
     finished(rebuilt)
-    verified = queue.enqueue(REPLAY, battle_id, "verify")
+    verified = queue.enqueue(REPLAY.path, battle_id, "verify")
     finished(verified)
 
     assert (store.projection(battle_id), store.outcomes(battle_id, limit=100)) == live

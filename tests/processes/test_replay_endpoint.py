@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from eventstore.queues import REPLAY
 from launcher import commands
-from service.replays import REPLAY_QUEUE
 from tests.fixtures.processes import LiveService
 from tests.processes.client import Reply, call, create_battle, eventually, send
 from tests.workers.logs import FILLER
@@ -18,7 +18,7 @@ JOB_TIMEOUT_S = 60
 
 
 def test_workers_listen_on_the_queue_the_api_puts_replays_on() -> None:
-    assert REPLAY_QUEUE in commands.worker("redis://127.0.0.1:6379/0")
+    assert REPLAY.queue in commands.worker("redis://127.0.0.1:6379/0")
 
 
 def played(live: LiveService, commands_sent: int = 12) -> tuple[str, dict[str, str]]:

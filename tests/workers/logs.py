@@ -5,8 +5,8 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
+from eventstore.canonical import canonical_json
 from eventstore.protocol import EventStore, NewEntry
-from rules.codec import canonical_json
 from rules.dice import commitment
 from rules.fold import BATTLE_CREATED, encode_battle
 from rules.registry import get_ruleset

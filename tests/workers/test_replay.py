@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from eventstore.canonical import canonical_json
 from eventstore.protocol import Projection, UnknownBattle
 from eventstore.redis_store import RedisEventStore
-from rules.codec import canonical_json
 from tests.workers.logs import fresh_state, new_battle
 from workers.projection import BATCH, SNAPSHOT_EVERY, project_battle
 from workers.replay import BattleBusy, rebuild, verify

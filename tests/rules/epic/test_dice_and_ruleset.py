@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from rules.codec import canonical_json
+from eventstore.canonical import canonical_json
 from rules.describe import describe
 from rules.epic import RULESET
 from rules.registry import get_ruleset
