@@ -13,6 +13,7 @@ from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 T = TypeVar("T")
 JSON = Any  # a value made of dict, list, str, int, float, bool and None
+JSON_NAME = "json"  # field metadata: the member name a record field is written under
 
 
 def encode(value: Any) -> JSON:
@@ -32,8 +33,11 @@ _ENCODERS: dict[type, Callable[[Any], JSON]] = {}
 
 def _encoder_for(kind: type) -> Callable[[Any], JSON]:
     if dataclasses.is_dataclass(kind):
-        names = tuple(f.name for f in dataclasses.fields(kind))
-        return _record_encoder(names, operator.attrgetter(*names)) if names else lambda _: {}
+        fields = dataclasses.fields(kind)
+        names = tuple(f.name for f in fields)
+        # a field may be written under another name: `from`, a Python keyword, is `origin` in the record
+        keys = tuple(f.metadata.get(JSON_NAME, f.name) for f in fields)
+        return _record_encoder(keys, operator.attrgetter(*names)) if names else lambda _: {}
     if issubclass(kind, enum.Enum):
         return lambda value: value.value
     if issubclass(kind, Mapping):

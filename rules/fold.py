@@ -130,7 +130,7 @@ def _decide(
     game = battle.game
     for event in decided.events:
         game = ruleset.evolve(game, event)
-    return game, decided.result, decided.summary, decided.events
+    return game, encode(decided.result), decided.summary, decided.events
 
 
 def _create(entry: LogEntry) -> tuple[Battle, dict[str, JSON]]:

@@ -20,9 +20,10 @@ S = TypeVar("S")
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Outcome(Generic[E]):
-    """What `decide` returns for an applied command: the wire result, a summary and the events."""
+    """What `decide` returns for an applied command: its result record (spec §3's Outcome, written with
+    `rules.codec.encode`), a summary and the events."""
 
-    result: dict[str, JSON]
+    result: object
     summary: str
     events: tuple[E, ...] = ()
 

@@ -15,7 +15,8 @@ from rules.epic.board import (
 )
 from rules.epic.commands import Assault
 from rules.epic.events import AssaultMade, Event, FootholdTaken, StandsDestroyed
-from rules.epic.fight import Kind, assault_result, defender_modifiers, side_roll, success_or_failure
+from rules.epic.fight import assault_result, defender_modifiers, defender_roll, side_roll, success_or_failure
+from rules.epic.results import AssaultKind
 from rules.epic.saves import modifier
 from rules.epic.state import EpicState, On, PendingClimb, Section, Stand
 from rules.epic.tables import WAR_ENGINES
@@ -57,9 +58,9 @@ def _undefended_climb(
     state: EpicState, attacker: Stand, target: Section, pending: PendingClimb, dice: Dice
 ) -> Outcome[Event]:
     """EP-CLIMB-05: 2D6 + caf > VA_eff takes the section; failure leaves the stand at its foot, unharmed."""
-    roll = side_roll(dice.roll("attacker", 6, 2), [modifier("caf", attacker.caf)])
+    roll = side_roll(dice.roll("attacker", 6, 2), (modifier("caf", attacker.caf),))
     goal = va_eff(state, target)
-    success = int(roll["total"]) > goal
+    success = roll.total > goal
     verdict = success_or_failure(success)
     events = _made(attacker, target, "undefended_climb", verdict) + (
         _foothold(attacker, target) if success else ()
@@ -82,10 +83,10 @@ def _fight(
     """EP-ASSAULT-02..05: one opposed roll against one defender of the defending player's choice."""
     enemies = enemies_on(state, target.id, attacker.side)
     defender = _chosen_defender(enemies, defender_id)
-    attack = side_roll(dice.roll("attacker", 6, 2), [modifier("caf", attacker.caf)])
-    defence_mods = [modifier("caf", defender.caf), *defender_modifiers(state, target, pending.approach)]
-    defence = {"stand_id": defender.id, **side_roll(dice.roll("defender", 6, 2), defence_mods)}
-    margin = int(attack["total"]) - int(defence["total"])
+    attack = side_roll(dice.roll("attacker", 6, 2), (modifier("caf", attacker.caf),))
+    defence_mods = (modifier("caf", defender.caf), *defender_modifiers(state, target, pending.approach))
+    defence = defender_roll(defender.id, dice.roll("defender", 6, 2), defence_mods)
+    margin = attack.total - defence.total
     verdict = "attacker_wins" if margin > 0 else "defender_wins" if margin < 0 else "tie"
     lost = _losses(state, verdict, attacker, defender)
     # EP-ASSAULT-03 / EP-TOWER-05: the winner moves on only when no enemy remains and there is room
@@ -99,7 +100,7 @@ def _fight(
     result = assault_result(
         "fight", pending.approach, verdict, lost, where, attacker=attack, defender=defence
     )
-    score = f"{attack['total']} vs {defence['total']}"
+    score = f"{attack.total} vs {defence.total}"
     summary = f"{attacker.id} against {defender.id} on {target.id}: {verdict} ({score})"
     return Outcome(result=result, summary=summary, events=events)
 
@@ -127,7 +128,7 @@ def _losses(state: EpicState, verdict: str, attacker: Stand, defender: Stand) ->
     return ()
 
 
-def _made(attacker: Stand, target: Section, kind: Kind, verdict: str) -> tuple[Event, ...]:
+def _made(attacker: Stand, target: Section, kind: AssaultKind, verdict: str) -> tuple[Event, ...]:
     return (AssaultMade(stand_id=attacker.id, section_id=target.id, kind=kind, result=verdict),)
 
 

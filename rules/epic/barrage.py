@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.epic.board import find_stand, in_creation_order, section, stand
 from rules.epic.commands import Barrage
 from rules.epic.events import Event, StandsDestroyed, WeaponFired
+from rules.epic.results import BarrageFired, SectionUnderBarrage, StandUnderBarrage
 from rules.epic.saves import section_save, unit_save
 from rules.epic.state import EpicState, Stand
 from rules.epic.tables import barrage_needed
@@ -43,24 +43,25 @@ def barrage(command: Barrage, state: EpicState, dice: Dice) -> Outcome[Event]:
     stands, lost = _stands_under(state, command, base, targets, dice)
     events: list[Event] = [WeaponFired(stand_ids=command.stand_ids, weapon_id=command.weapon_id)]
     events += [StandsDestroyed(stand_ids=tuple(lost))] if lost else []
-    section_rows: list[JSON] = []
+    section_rows: list[SectionUnderBarrage] = []
     for each in sections:
         save = section_save(state, each, command.save_modifier, dice)
         events += save.events
         lost += save.destroyed_stands
-        row = {
-            "section_id": each.id,
-            "save": save.roll,
-            "consecutive_failed_saves": save.consecutive_failed_saves,
-        }
-        section_rows.append({**row, "destroyed": save.destroyed})
+        row = SectionUnderBarrage(
+            section_id=each.id,
+            save=save.roll,
+            consecutive_failed_saves=save.consecutive_failed_saves,
+            destroyed=save.destroyed,
+        )
+        section_rows.append(row)
     destroyed = in_creation_order(state, lost)
-    result: dict[str, JSON] = {
-        "needed_base": base,
-        "stands": stands,
-        "sections": section_rows,
-        "destroyed_stands": destroyed,
-    }
+    result = BarrageFired(
+        needed_base=base,
+        stands=tuple(stands),
+        sections=tuple(section_rows),
+        destroyed_stands=tuple(destroyed),
+    )
     summary = f"barrage {command.weapon_id}: {len(destroyed)} stand(s) destroyed"
     return Outcome(result=result, summary=summary, events=tuple(events))
 
@@ -100,25 +101,19 @@ def _require_spotter(command: Barrage, state: EpicState, firer: Stand, targets: 
 
 def _stands_under(
     state: EpicState, command: Barrage, base: int, targets: list[Stand], dice: Dice
-) -> tuple[list[JSON], list[str]]:
+) -> tuple[list[StandUnderBarrage], list[str]]:
     """To-hit dice for every stand that can be hit, then armour saves, each in the listed order (§4)."""
     needs = [needed_against(state, base, t) for t in targets]
     dies = [dice.one("to_hit", 6) if need.can_hit else None for need in needs]
-    rows: list[JSON] = []
+    rows: list[StandUnderBarrage] = []
     lost: list[str] = []
     for target, need, die in zip(targets, needs, dies, strict=True):
         hit = die is not None and die >= need.needed
         armour = unit_save(target, command.save_modifier, dice) if hit else None
-        destroyed = hit and (armour is None or not armour["success"])
+        destroyed = hit and (armour is None or not armour.success)
         lost += [target.id] if destroyed else []
-        rows.append(
-            {
-                "stand_id": target.id,
-                "needed": need.needed,
-                "die": die,
-                "hit": hit,
-                "unit_save": armour,
-                "destroyed": destroyed,
-            }
+        row = StandUnderBarrage(
+            stand_id=target.id, needed=need.needed, die=die, hit=hit, unit_save=armour, destroyed=destroyed
         )
+        rows.append(row)
     return rows, lost

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON, encode
 from rules.epic.board import find_stand, is_defended, is_full, is_held_by, passengers, section, stand
 from rules.epic.commands import Climb
 from rules.epic.events import ClimbDeclared, Event, FootholdTaken
 from rules.epic.movers import mover_events, require_charge_window, require_moving_order
+from rules.epic.results import AutomaticReason, ClimbMade
 from rules.epic.state import EpicState, On, Section, Stand
 from rules.epic.tables import CLIMB_COST_CM, Approach
 from rules.errors import Rejected
@@ -35,16 +35,9 @@ def climb(command: Climb, state: EpicState) -> Outcome[Event]:
         raise Rejected("insufficient_movement")
     reason = _automatic_reason(state, climber, target, approach)
     defended = is_defended(state, target.id, climber.side)
-    result: dict[str, JSON] = {
-        "stand_id": climber.id,
-        "section_id": target.id,
-        "approach": approach,
-        "defended": defended,
-        "automatic_reason": reason,
-    }
     if reason is not None:
-        return _foothold(state, climber, target, result)
-    return _declare(state, climber, target, approach, result)
+        return _foothold(state, climber, target, approach, defended, reason)
+    return _declare(state, climber, target, approach, defended)
 
 
 def approach_of(state: EpicState, climber: Stand, target: Section) -> Approach | None:
@@ -61,7 +54,9 @@ def approach_of(state: EpicState, climber: Stand, target: Section) -> Approach |
     return None
 
 
-def _automatic_reason(state: EpicState, climber: Stand, target: Section, approach: Approach) -> str | None:
+def _automatic_reason(
+    state: EpicState, climber: Stand, target: Section, approach: Approach
+) -> AutomaticReason | None:
     """EP-CLIMB-03: held by the climber's side, or undefended and reached from behind or a siege tower."""
     if is_held_by(state, target.id, climber.side):
         return "held"
@@ -70,17 +65,33 @@ def _automatic_reason(state: EpicState, climber: Stand, target: Section, approac
     return "behind_undefended" if approach == "behind" else "tower_undefended"
 
 
-def _foothold(state: EpicState, climber: Stand, target: Section, result: dict[str, JSON]) -> Outcome[Event]:
+def _foothold(
+    state: EpicState,
+    climber: Stand,
+    target: Section,
+    approach: Approach,
+    defended: bool,
+    reason: AutomaticReason,
+) -> Outcome[Event]:
     if is_full(state, target):
         raise Rejected("section_full")
-    result |= {"result": "foothold", "movement_left_cm": 0, "location": encode(On(section_id=target.id))}
+    result = ClimbMade(
+        stand_id=climber.id,
+        section_id=target.id,
+        approach=approach,
+        defended=defended,
+        result="foothold",
+        automatic_reason=reason,
+        movement_left_cm=0,
+        location=On(section_id=target.id),
+    )
     events: tuple[Event, ...] = (FootholdTaken(stand_id=climber.id, section_id=target.id),)
-    summary = f"{climber.id} takes a foothold on {target.id} ({result['automatic_reason']})"
+    summary = f"{climber.id} takes a foothold on {target.id} ({reason})"
     return Outcome(result=result, summary=summary, events=events + mover_events(state, climber.order))
 
 
 def _declare(
-    state: EpicState, climber: Stand, target: Section, approach: Approach, result: dict[str, JSON]
+    state: EpicState, climber: Stand, target: Section, approach: Approach, defended: bool
 ) -> Outcome[Event]:
     """EP-CLIMB-04: the stand stays put with a pending climb that `assault` resolves."""
     if climber.order != "charge":
@@ -88,7 +99,16 @@ def _declare(
     if approach == "tower" and any(p.pending_climb for p in passengers(state, _transport(state, climber).id)):
         raise Rejected("one_stand_at_a_time")
     left = climber.movement_left_cm - CLIMB_COST_CM
-    result |= {"result": "pending", "movement_left_cm": left, "location": encode(climber.location)}
+    result = ClimbMade(
+        stand_id=climber.id,
+        section_id=target.id,
+        approach=approach,
+        defended=defended,
+        result="pending",
+        automatic_reason=None,
+        movement_left_cm=left,
+        location=climber.location,
+    )
     declared = ClimbDeclared(
         stand_id=climber.id, section_id=target.id, approach=approach, movement_left_cm=left
     )

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.epic.board import find_section
 from rules.epic.commands import OperateGate, Repair
 from rules.epic.events import Event, GateOperated, GateRepairTried
 from rules.epic.movers import mover_events
+from rules.epic.results import ClosedGate, GateWorked, RepairTried
 from rules.epic.state import EpicState, Section
 from rules.epic.tables import JAM_FACE, REPAIR_NEEDED
 from rules.errors import Rejected
@@ -37,15 +37,15 @@ def operate_gate(command: OperateGate, state: EpicState, dice: Dice) -> Outcome[
     event = GateOperated(
         gate_id=gate.id, action=command.action, performed=not jammed, jammed=jammed, door=door
     )
-    result: dict[str, JSON] = {
-        "gate_id": gate.id,
-        "order": gate.order,
-        "action": command.action,
-        "jam": jam,
-        "jammed": jammed,
-        "performed": not jammed,
-        "door": door,
-    }
+    result = GateWorked(
+        gate_id=gate.id,
+        order=gate.order,
+        action=command.action,
+        jam=jam,
+        jammed=jammed,
+        performed=not jammed,
+        door=door,
+    )
     summary = f"gate {gate.id}: {command.action} " + ("jammed" if jammed else "done")
     return Outcome(result=result, summary=summary, events=(event, *mover_events(state, gate.order)))
 
@@ -58,21 +58,16 @@ def repair(command: Repair, state: EpicState, dice: Dice) -> Outcome[Event]:
         raise Rejected("already_repaired_this_turn")
     value = dice.one("repair", 6)
     repaired = value >= REPAIR_NEEDED
-    result: dict[str, JSON] = {
-        "gate_id": gate.id,
-        "repair": value,
-        "repaired": repaired,
-        "jammed": not repaired,
-    }
+    result = RepairTried(gate_id=gate.id, repair=value, repaired=repaired, jammed=not repaired)
     summary = f"gate {gate.id} " + ("repaired" if repaired else "still jammed")
     return Outcome(
         result=result, summary=summary, events=(GateRepairTried(gate_id=gate.id, repaired=repaired),)
     )
 
 
-def auto_close(state: EpicState, dice: Dice) -> tuple[list[JSON], tuple[Event, ...]]:
+def auto_close(state: EpicState, dice: Dice) -> tuple[tuple[ClosedGate, ...], tuple[Event, ...]]:
     """EP-GATE-06: open, intact, unjammed Charge gates get a closing with its jam roll, in creation order."""
-    closed: list[JSON] = []
+    closed: list[ClosedGate] = []
     events: list[Event] = []
     for gate in state.sections:
         if not (
@@ -86,7 +81,7 @@ def auto_close(state: EpicState, dice: Dice) -> tuple[list[JSON], tuple[Event, .
         jam = dice.one("jam", 6)
         jammed = jam == JAM_FACE
         door: Literal["closed", "open"] = "open" if jammed else "closed"
-        closed.append({"gate_id": gate.id, "jam": jam, "jammed": jammed, "door": door})
+        closed.append(ClosedGate(gate_id=gate.id, jam=jam, jammed=jammed, door=door))
         events.append(
             GateOperated(
                 gate_id=gate.id,
@@ -97,7 +92,7 @@ def auto_close(state: EpicState, dice: Dice) -> tuple[list[JSON], tuple[Event, .
                 automatic=True,
             )
         )
-    return closed, tuple(events)
+    return tuple(closed), tuple(events)
 
 
 def _intact_gate(state: EpicState, gate_id: str) -> Section:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON, encode
 from rules.epic.board import find_section, passengers, stand
 from rules.epic.commands import Move
 from rules.epic.events import Event, StandMoved
 from rules.epic.movers import mover_events, require_charge_window, require_moving_order
+from rules.epic.results import Moved
 from rules.epic.state import EpicState, Location, Stand
 from rules.epic.tables import WAR_ENGINES
 from rules.errors import Rejected
@@ -30,14 +30,14 @@ def move(command: Move, state: EpicState) -> Outcome[Event]:
         raise Rejected("insufficient_movement")
     left = mover.movement_left_cm - command.distance_cm
     carried = [p.id for p in passengers(state, mover.id)]
-    result: dict[str, JSON] = {
-        "from": encode(mover.location),
-        "to": encode(command.to),
-        "via": via,
-        "distance_cm": command.distance_cm,
-        "movement_left_cm": left,
-        "passengers_moved": carried,
-    }
+    result = Moved(
+        origin=mover.location,
+        to=command.to,
+        via=via,
+        distance_cm=command.distance_cm,
+        movement_left_cm=left,
+        passengers_moved=tuple(carried),
+    )
     moved = StandMoved(stand_id=mover.id, to=command.to, movement_left_cm=left)
     summary = f"{mover.id} moves {command.distance_cm} cm to {command.to.kind}"
     return Outcome(result=result, summary=summary, events=(moved, *mover_events(state, mover.order)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.epic.board import find_section, find_stand
 from rules.epic.commands import GiveOrder
 from rules.epic.events import Event, OrderGiven
+from rules.epic.results import Ordered
 from rules.epic.state import EpicState
 from rules.errors import Rejected
 from rules.ruleset import Outcome
@@ -24,7 +25,7 @@ def give_order(command: GiveOrder, state: EpicState) -> Outcome[Event]:
         if not gate.intact:
             raise Rejected("section_destroyed")
     return Outcome(
-        result={"target": target, "order": command.order},
+        result=Ordered(target=target, order=command.order),
         summary=f"{target} ordered to {command.order}",
         events=(OrderGiven(target=target, order=command.order),),
     )

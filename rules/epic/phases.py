@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON
+from dataclasses import replace
+
 from rules.dice import Dice
 from rules.epic.board import find_stand
 from rules.epic.commands import AdvancePhase
 from rules.epic.events import ClimbsLapsed, Event, OrdersRevealed, PhaseAdvanced, TurnStarted
 from rules.epic.gates import auto_close
 from rules.epic.movers import allowance
+from rules.epic.results import PhaseAdvance
 from rules.epic.state import EpicState
 from rules.epic.tables import Order, next_phase
 from rules.errors import Rejected
@@ -19,24 +21,18 @@ def advance_phase(command: AdvancePhase, state: EpicState, dice: Dice) -> Outcom
     before = state.phase
     after = next_phase(before)
     turn = state.turn + 1 if before == "end" else state.turn
-    result: dict[str, JSON] = {
-        "turn": turn,
-        "phase_before": before,
-        "phase_after": after,
-        "revealed_orders": None,
-        "movement_allowances": None,
-        "lapsed_climbs": [],
-        "auto_closed_gates": None,
-    }
+    result = PhaseAdvance(turn=turn, phase_before=before, phase_after=after)
     events: tuple[Event, ...] = ()
     if before == "orders":
-        events = _reveal_orders(state, result)
+        revealed, allowances, events = _reveal_orders(state)
+        result = replace(result, revealed_orders=revealed, movement_allowances=allowances)
     elif before == "close_combat":
         lapsed = tuple(s.id for s in state.stands if s.pending_climb is not None and not s.destroyed)
-        result["lapsed_climbs"] = list(lapsed)
+        result = replace(result, lapsed_climbs=lapsed)
         events = (ClimbsLapsed(stand_ids=lapsed),) if lapsed else ()
     elif before == "advance_fire":
-        result["auto_closed_gates"], events = auto_close(state, dice)
+        closed, events = auto_close(state, dice)
+        result = replace(result, auto_closed_gates=closed)
     elif before == "end":
         events = (TurnStarted(turn=turn),)
     return Outcome(
@@ -46,7 +42,7 @@ def advance_phase(command: AdvancePhase, state: EpicState, dice: Dice) -> Outcom
     )
 
 
-def _reveal_orders(state: EpicState, result: dict[str, JSON]) -> tuple[Event, ...]:
+def _reveal_orders(state: EpicState) -> tuple[dict[str, Order], dict[str, int], tuple[Event, ...]]:
     """EP-ORDER-03..05, EP-TIME-03: gates need orders; passengers take their transport's; allowances."""
     if any(g.is_gate and g.intact and g.order is None for g in state.sections):
         raise Rejected("gate_without_order")
@@ -58,8 +54,7 @@ def _reveal_orders(state: EpicState, result: dict[str, JSON]) -> tuple[Event, ..
     living = [s for s in state.stands if not s.destroyed]
     orders = {s.id: passenger_orders.get(s.id, s.order) for s in living}
     allowances = {s.id: allowance(s.speed_cm, orders[s.id]) for s in living}
-    revealed: dict[str, JSON] = {sid: order for sid, order in orders.items() if order is not None}
+    revealed = {sid: order for sid, order in orders.items() if order is not None}
     revealed |= {g.id: g.order for g in state.sections if g.is_gate and g.intact and g.order is not None}
-    result["revealed_orders"] = revealed
-    result["movement_allowances"] = dict(allowances)
-    return (OrdersRevealed(passenger_orders=passenger_orders, movement_allowances=allowances),)
+    events = (OrdersRevealed(passenger_orders=passenger_orders, movement_allowances=allowances),)
+    return revealed, dict(allowances), events

@@ -4,39 +4,34 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.epic.board import occupants, tir_appuye
 from rules.epic.events import Event, SectionDestroyed, SectionSaveMade, StandsDestroyed
+from rules.epic.results import Modifier, SaveRoll, total_of
 from rules.epic.state import EpicState, Section, Stand
 from rules.epic.tables import FORTIFICATIONS
 
 
-def modifier(label: str, value: int) -> dict[str, JSON]:
-    return {"label": label, "value": value}
+def modifier(label: str, value: int) -> Modifier:
+    return Modifier(label=label, value=value)
 
 
-def roll(slot: str, dice: list[int], modifiers: list[dict[str, JSON]], target: int) -> dict[str, JSON]:
+def roll(slot: str, dice: list[int], modifiers: tuple[Modifier, ...], target: int) -> SaveRoll:
     """A save: succeeds when dice + modifiers reach the target (EP-GEN-04)."""
-    total = sum(dice) + sum(int(m["value"]) for m in modifiers)
-    return {
-        "slot": slot,
-        "dice": dice,
-        "modifiers": modifiers,
-        "total": total,
-        "target": target,
-        "success": total >= target,
-    }
+    total = total_of(tuple(dice), modifiers)
+    return SaveRoll(
+        slot=slot, dice=tuple(dice), modifiers=modifiers, total=total, target=target, success=total >= target
+    )
 
 
-def save_modifiers(save_modifier: int) -> list[dict[str, JSON]]:
+def save_modifiers(save_modifier: int) -> tuple[Modifier, ...]:
     """A weapon without a save modifier adds no `save_modifier` entry (a modifier that does not apply)."""
-    return [modifier("save_modifier", save_modifier)] if save_modifier else []
+    return (modifier("save_modifier", save_modifier),) if save_modifier else ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SectionSave:
-    roll: dict[str, JSON]
+    roll: SaveRoll
     consecutive_failed_saves: int
     destroyed: bool
     destroyed_stands: tuple[str, ...]
@@ -47,14 +42,12 @@ def section_save(state: EpicState, target: Section, save_modifier: int, dice: Di
     """EP-SAVE-01..04: one 2D6 save; failures count up to the kind's limit, a success resets the count."""
     values = dice.roll("save", 6, 2)
     bonus = tir_appuye(state, target)
-    modifiers = save_modifiers(save_modifier) + ([modifier("tir_appuye", bonus)] if bonus else [])
+    modifiers = save_modifiers(save_modifier) + ((modifier("tir_appuye", bonus),) if bonus else ())
     result = roll("save", values, modifiers, FORTIFICATIONS[target.kind].save)
-    failed = 0 if result["success"] else target.consecutive_failed_saves + 1
+    failed = 0 if result.success else target.consecutive_failed_saves + 1
     destroyed = failed >= failures_to_destroy(state, target)
     events: tuple[Event, ...] = (
-        SectionSaveMade(
-            section_id=target.id, success=bool(result["success"]), consecutive_failed_saves=failed
-        ),
+        SectionSaveMade(section_id=target.id, success=result.success, consecutive_failed_saves=failed),
     )
     lost: tuple[str, ...] = ()
     if destroyed:
@@ -84,7 +77,7 @@ def destroy_section(state: EpicState, target: Section) -> tuple[tuple[str, ...],
     return lost, (*events, StandsDestroyed(stand_ids=lost)) if lost else events
 
 
-def unit_save(target: Stand, save_modifier: int, dice: Dice) -> dict[str, JSON] | None:
+def unit_save(target: Stand, save_modifier: int, dice: Dice) -> SaveRoll | None:
     """EP-SHOOT-04: unit_save d6 + modifier ≥ save survives; None when the stand has no save."""
     if target.save is None:
         return None

@@ -6,6 +6,7 @@ from rules.codec import JSON, encode
 from rules.epic.board import find_section, find_stand, is_full, passengers
 from rules.epic.commands import AddFortification, AddStand
 from rules.epic.events import Event, FortificationAdded, StandAdded
+from rules.epic.results import FortificationPlaced, StandPlaced
 from rules.epic.state import EpicState, Section, Stand
 from rules.epic.tables import FORTIFICATIONS
 from rules.errors import Rejected
@@ -29,7 +30,7 @@ def add_fortification(command: AddFortification, state: EpicState) -> Outcome[Ev
         repair_tried_this_turn=False if gate else None,
     )
     return Outcome(
-        result={"section": section_view(section)},
+        result=FortificationPlaced(section=section_view(section)),
         summary=f"{section.kind} {section.id} added",
         events=(FortificationAdded(section=section),),
     )
@@ -70,7 +71,7 @@ def add_stand(command: AddStand, state: EpicState) -> Outcome[Event]:
         location=location,
     )
     return Outcome(
-        result={"stand": encode(stand)},
+        result=StandPlaced(stand=stand),
         summary=f"{stand.side} {stand.stand_type} {stand.id} added",
         events=(StandAdded(stand=stand),),
     )

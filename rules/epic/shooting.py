@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.epic.board import section, stand
 from rules.epic.commands import Fire
 from rules.epic.events import Event, StandsDestroyed, WeaponFired
+from rules.epic.results import Shot, ToHit
 from rules.epic.saves import section_save, unit_save
 from rules.epic.state import EpicState, Stand
 from rules.epic.targeting import (
@@ -44,13 +44,20 @@ def _at_section(
     die = dice.one("to_hit", 6)
     hit = die >= command.weapon.to_hit
     events: tuple[Event, ...] = (WeaponFired(stand_ids=(shooter.id,), weapon_id=command.weapon.id),)
-    result = _result(die, command.weapon.to_hit, 0, hit)
-    result |= {"consecutive_failed_saves": target.consecutive_failed_saves, "section_destroyed": False}
+    to_hit = ToHit(die=die, needed=command.weapon.to_hit, malus=0, hit=hit)
+    result = Shot(
+        to_hit=to_hit, consecutive_failed_saves=target.consecutive_failed_saves, section_destroyed=False
+    )
     if hit:
         save = section_save(state, target, command.weapon.save_modifier, dice)
         events += save.events
-        result |= {"save": save.roll, "consecutive_failed_saves": save.consecutive_failed_saves}
-        result |= {"section_destroyed": save.destroyed, "destroyed_stands": list(save.destroyed_stands)}
+        result = Shot(
+            to_hit=to_hit,
+            save=save.roll,
+            consecutive_failed_saves=save.consecutive_failed_saves,
+            section_destroyed=save.destroyed,
+            destroyed_stands=save.destroyed_stands,
+        )
     summary = f"{shooter.id} fires at {target.id}: " + ("hit" if hit else "miss")
     return Outcome(result=result, summary=summary, events=events)
 
@@ -67,29 +74,16 @@ def _at_stand(command: Fire, stand_id: str, state: EpicState, shooter: Stand, di
     die = dice.one("to_hit", 6)
     hit = die >= needed.needed
     armour = unit_save(target, command.weapon.save_modifier, dice) if hit else None
-    destroyed = hit and (armour is None or not armour["success"])
+    destroyed = hit and (armour is None or not armour.success)
     events: tuple[Event, ...] = (WeaponFired(stand_ids=(shooter.id,), weapon_id=command.weapon.id),)
     events += (StandsDestroyed(stand_ids=(target.id,)),) if destroyed else ()
-    result = _result(die, needed.needed, needed.malus, hit)
-    result |= {
-        "unit_save": armour,
-        "stand_destroyed": destroyed,
-        "destroyed_stands": [target.id] if destroyed else [],
-    }
+    result = Shot(
+        to_hit=ToHit(die=die, needed=needed.needed, malus=needed.malus, hit=hit),
+        unit_save=armour,
+        stand_destroyed=destroyed,
+        destroyed_stands=(target.id,) if destroyed else (),
+    )
     summary = f"{shooter.id} fires at {target.id}: " + (
         "destroyed" if destroyed else "hit" if hit else "miss"
     )
     return Outcome(result=result, summary=summary, events=events)
-
-
-def _result(die: int, needed: int, malus: int, hit: bool) -> dict[str, JSON]:
-    """Every field of §3.9's outcome; the section-only and stand-only ones stay null for the other kind."""
-    return {
-        "to_hit": {"die": die, "needed": needed, "malus": malus, "hit": hit},
-        "save": None,
-        "consecutive_failed_saves": None,
-        "section_destroyed": None,
-        "unit_save": None,
-        "stand_destroyed": None,
-        "destroyed_stands": [],
-    }

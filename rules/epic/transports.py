@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON, encode
 from rules.epic.board import find_stand, passengers, stand
 from rules.epic.commands import Disembark, Embark
 from rules.epic.events import Event, StandDisembarked, StandEmbarked
 from rules.epic.movers import mover_events, require_charge_window, require_moving_order
+from rules.epic.results import Boarding
 from rules.epic.state import Embarked, EpicState, Stand
 from rules.errors import Rejected
 from rules.ruleset import Outcome
@@ -27,7 +27,7 @@ def embark(command: Embark, state: EpicState) -> Outcome[Event]:
         raise Rejected("transport_full")
     _require_free(state, rider)
     aboard = Embarked(transport_id=transport.id)
-    result: dict[str, JSON] = {"stand_id": rider.id, "transport_id": transport.id, "location": encode(aboard)}
+    result = Boarding(stand_id=rider.id, transport_id=transport.id, location=aboard)
     events = (StandEmbarked(stand_id=rider.id, transport_id=transport.id), *mover_events(state, rider.order))
     return Outcome(result=result, summary=f"{rider.id} embarks in {transport.id}", events=events)
 
@@ -39,11 +39,7 @@ def disembark(command: Disembark, state: EpicState) -> Outcome[Event]:
     transport = stand(state, rider.location.transport_id)
     _require_free(state, rider)
     location = transport.location
-    result: dict[str, JSON] = {
-        "stand_id": rider.id,
-        "transport_id": transport.id,
-        "location": encode(location),
-    }
+    result = Boarding(stand_id=rider.id, transport_id=transport.id, location=location)
     events = (StandDisembarked(stand_id=rider.id, location=location), *mover_events(state, rider.order))
     return Outcome(result=result, summary=f"{rider.id} leaves {transport.id}", events=events)
 

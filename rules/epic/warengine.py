@@ -23,9 +23,9 @@ def war_engine_assault(state: EpicState, engine: Stand, target: Section, dice: D
         raise Rejected("section_destroyed")
     if engine.assaulted_this_turn:
         raise Rejected("already_assaulted_this_turn")
-    roll = side_roll(dice.roll("attacker", 6, 2), [modifier("caf", engine.caf)])
+    roll = side_roll(dice.roll("attacker", 6, 2), (modifier("caf", engine.caf),))
     goal = va_eff(state, target)  # always the full VA, whoever defends the section
-    success = int(roll["total"]) > goal
+    success = roll.total > goal
     verdict = success_or_failure(success)
     lost, fall = destroy_section(state, target) if success else ((), ())
     made = AssaultMade(stand_id=engine.id, section_id=target.id, kind="war_engine", result=verdict)
