@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from rules.codec import JSON, encode
 from rules.dice import Dice, stream_key
@@ -13,6 +13,7 @@ from rules.events import event_name
 from rules.registry import get_ruleset
 from rules.ruleset import Ruleset
 
+S = TypeVar("S")
 BATTLE_CREATED = "battle_created"
 CONCLUDE = "conclude"
 
@@ -57,8 +58,9 @@ class Seeds:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Battle:
-    """The projection: a ruleset-neutral header around the ruleset's own state."""
+class Battle(Generic[S]):
+    """The projection: a ruleset-neutral header around the ruleset's own state (`Battle[Any]` where the
+    ruleset is known only by the name in the header)."""
 
     ruleset: str
     rules_version: str
@@ -66,19 +68,19 @@ class Battle:
     version: int
     concluded: bool
     dice_commitment: str
-    game: Any
+    game: S
 
 
 def project(
-    battle: Battle | None, entries: Iterable[LogEntry], seeds: Seeds
-) -> Iterator[tuple[Battle, dict[str, JSON]]]:
+    battle: Battle[Any] | None, entries: Iterable[LogEntry], seeds: Seeds
+) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
     """Fold entries onto `battle` (None before version 1), yielding each new state and its outcome."""
     for entry in entries:
         battle, outcome = step(battle, entry, seeds)
         yield battle, outcome
 
 
-def step(battle: Battle | None, entry: LogEntry, seeds: Seeds) -> tuple[Battle, dict[str, JSON]]:
+def step(battle: Battle[Any] | None, entry: LogEntry, seeds: Seeds) -> tuple[Battle[Any], dict[str, JSON]]:
     if battle is None:
         return _create(entry)
     if battle.version + 1 != entry.version:
@@ -98,7 +100,7 @@ def step(battle: Battle | None, entry: LogEntry, seeds: Seeds) -> tuple[Battle, 
     return new, _outcome(entry, "applied", None, result, rolls, summary, events)
 
 
-def _advance(battle: Battle, version: int, game: Any, concluded: bool) -> Battle:
+def _advance(battle: Battle[Any], version: int, game: Any, concluded: bool) -> Battle[Any]:
     # a direct constructor call: dataclasses.replace costs several times more on the fold's hot path
     return Battle(
         ruleset=battle.ruleset,
@@ -112,7 +114,7 @@ def _advance(battle: Battle, version: int, game: Any, concluded: bool) -> Battle
 
 
 def _decide(
-    ruleset: Ruleset[Any, Any, Any], battle: Battle, entry: LogEntry, dice: Dice, seeds: Seeds
+    ruleset: Ruleset[Any, Any, Any], battle: Battle[Any], entry: LogEntry, dice: Dice, seeds: Seeds
 ) -> tuple[Any, dict[str, JSON], str, tuple[Any, ...]]:
     if battle.concluded:
         raise Rejected("battle_concluded")
@@ -133,7 +135,7 @@ def _decide(
     return game, encode(decided.result), decided.summary, decided.events
 
 
-def _create(entry: LogEntry) -> tuple[Battle, dict[str, JSON]]:
+def _create(entry: LogEntry) -> tuple[Battle[Any], dict[str, JSON]]:
     if entry.version != 1 or entry.type != BATTLE_CREATED:
         raise ValueError("a battle's history starts with battle_created at version 1")
     ruleset = get_ruleset(str(entry.data["ruleset"]))
@@ -177,7 +179,7 @@ def _outcome(
     }
 
 
-def encode_battle(battle: Battle) -> dict[str, JSON]:
+def encode_battle(battle: Battle[Any]) -> dict[str, JSON]:
     ruleset = get_ruleset(battle.ruleset)
     return {
         "ruleset": battle.ruleset,
@@ -190,7 +192,7 @@ def encode_battle(battle: Battle) -> dict[str, JSON]:
     }
 
 
-def decode_battle(data: Mapping[str, JSON]) -> Battle:
+def decode_battle(data: Mapping[str, JSON]) -> Battle[Any]:
     ruleset = get_ruleset(str(data["ruleset"]))
     return Battle(
         ruleset=ruleset.name,

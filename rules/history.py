@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain
+from typing import Any
 
 from rules.codec import JSON
 from rules.fold import Battle, LogEntry, Seeds, project
@@ -21,8 +22,8 @@ def battle_seeds(server_seed_hex: str, created: Mapping[str, JSON]) -> Seeds:
 
 
 def fold_history(
-    battle: Battle | None, entries: Iterable[LogEntry], seeds: Callable[[], Seeds]
-) -> Iterator[tuple[Battle, dict[str, JSON]]]:
+    battle: Battle[Any] | None, entries: Iterable[LogEntry], seeds: Callable[[], Seeds]
+) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
     """`project` the entries after `battle` (None: from version 1) onto it, yielding each state and outcome;
     a battle with nothing new costs no read of its seeds."""
     pending = iter(entries)
@@ -33,8 +34,8 @@ def fold_history(
 
 
 def state_after(
-    battle: Battle | None, entries: Iterable[LogEntry], seeds: Callable[[], Seeds]
-) -> Battle | None:
+    battle: Battle[Any] | None, entries: Iterable[LogEntry], seeds: Callable[[], Seeds]
+) -> Battle[Any] | None:
     """The last state `fold_history` reaches: `battle` itself when there is nothing to fold."""
     last = battle
     for state, _outcome in fold_history(battle, entries, seeds):

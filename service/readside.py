@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from eventstore.canonical import canonical_json
 from eventstore.paging import history
@@ -27,7 +28,7 @@ def state_at(store: EventStore, created: StoredEntry, battle_id: str, version: i
     return Projection(version=target, state=canonical_json(encode_battle(battle)))
 
 
-def battle_at(store: EventStore, created: StoredEntry, battle_id: str, version: int) -> Battle:
+def battle_at(store: EventStore, created: StoredEntry, battle_id: str, version: int) -> Battle[Any]:
     """The battle at `version` (at most the head), decoded: what the API judges a side's command on."""
     projection = store.projection(battle_id)
     if projection is not None and projection.version == version:
@@ -37,7 +38,7 @@ def battle_at(store: EventStore, created: StoredEntry, battle_id: str, version: 
 
 def _folded(
     store: EventStore, created: StoredEntry, battle_id: str, target: int, projection: Projection | None
-) -> Battle:
+) -> Battle[Any]:
     start = _nearest_start(store, battle_id, target, projection)
     battle = decode_battle(json.loads(start.state)) if start else None
     return _fold(store, created, battle_id, battle, target)
@@ -52,8 +53,8 @@ def _nearest_start(
 
 
 def _fold(
-    store: EventStore, created: StoredEntry, battle_id: str, battle: Battle | None, target: int
-) -> Battle:
+    store: EventStore, created: StoredEntry, battle_id: str, battle: Battle[Any] | None, target: int
+) -> Battle[Any]:
     entries = history(store, battle_id, after=battle.version if battle else 0, upto=target)
     folded = state_after(battle, entries, lambda: battle_seeds(store.secret(battle_id), created.data))
     assert folded is not None, "a battle always has version 1"

@@ -40,7 +40,7 @@ class RulesTable:
             },
             dice={},
         )
-        self.battle: Battle
+        self.battle: Battle[Any]
         self.battle, self.created = step(None, created, self.seeds)
         self.outcomes: list[dict[str, Any]] = [self.created]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from eventstore.canonical import canonical_json, loads
 from eventstore.paging import history
@@ -20,7 +20,7 @@ STATE_CACHE = 1024  # battles whose decoded state one worker process keeps betwe
 
 T = TypeVar("T")
 _seeds: dict[str, Seeds] = {}
-_states: dict[str, tuple[str, Battle]] = {}  # battle -> (the stored state JSON, that state decoded)
+_states: dict[str, tuple[str, Battle[Any]]] = {}  # battle -> (the stored state JSON, that state decoded)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -43,7 +43,7 @@ def project_battle(
     `keep_alive` runs after every batch written: a long fold renews its lock there."""
     saved = load_projection(store, battle_id)
     start = written = saved.version if saved else 0
-    last: Battle | None = None
+    last: Battle[Any] | None = None
     outcomes: list[tuple[int, str]] = []
     snapshots: list[Projection] = []
     for battle, outcome in fold_log(store, battle_id, saved):
@@ -65,14 +65,14 @@ def project_battle(
 
 def replay_states(
     store: EventStore, battle_id: str, *, upto: int | None = None
-) -> Iterator[tuple[Battle, dict[str, JSON]]]:
+) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
     """Fold the whole log from version 1, streamed: what the replay verifier compares against."""
     return fold_log(store, battle_id, None, upto=upto)
 
 
 def fold_log(
-    store: EventStore, battle_id: str, battle: Battle | None, *, upto: int | None = None
-) -> Iterator[tuple[Battle, dict[str, JSON]]]:
+    store: EventStore, battle_id: str, battle: Battle[Any] | None, *, upto: int | None = None
+) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
     """Fold the stored entries after `battle` (None: from version 1), read in batches, never all at once."""
     entries = history(store, battle_id, after=battle.version if battle else 0, upto=upto)
     return fold_history(battle, entries, lambda: seeds_of(store, battle_id))
@@ -88,7 +88,7 @@ def seeds_of(store: EventStore, battle_id: str) -> Seeds:
     return known
 
 
-def load_projection(store: EventStore, battle_id: str) -> Battle | None:
+def load_projection(store: EventStore, battle_id: str) -> Battle[Any] | None:
     """The stored state, decoded; decoding costs more than folding a command, so when the stored JSON is
     the very one this process last read or wrote, its decoded form is reused."""
     saved = store.projection(battle_id)
@@ -105,7 +105,7 @@ def load_projection(store: EventStore, battle_id: str) -> Battle | None:
 def _save(
     store: EventStore,
     battle_id: str,
-    battle: Battle,
+    battle: Battle[Any],
     outcomes: list[tuple[int, str]],
     snapshots: list[Projection],
 ) -> bool:
