@@ -18,8 +18,8 @@ from rules.pathfinder.events import (
     Event,
 )
 from rules.pathfinder.guards import actors_check
-from rules.pathfinder.lookup import creature
-from rules.pathfinder.lookup import engine as get_engine
+from rules.pathfinder.board import creature
+from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.state import Engine, PfState
 from rules.pathfinder.time import ROUNDS_PER_HOUR, ROUNDS_PER_MINUTE
 from rules.ruleset import Outcome

@@ -7,7 +7,7 @@ from rules.pathfinder.commands import Contribution
 from rules.pathfinder.crewing import action_unit
 from rules.pathfinder.events import ActionsSpent, Event
 from rules.pathfinder.guards import actor_checks
-from rules.pathfinder.lookup import creature
+from rules.pathfinder.board import creature
 from rules.pathfinder.state import Engine, PfState
 
 

@@ -7,7 +7,7 @@ from rules.errors import Rejected
 from rules.pathfinder.ammo import damage_dice
 from rules.pathfinder.commands import Command, Crush, Fire, Ram
 from rules.pathfinder.dice_slots import DICE_SLOTS
-from rules.pathfinder.lookup import find_engine, kind_of, spec_of
+from rules.pathfinder.board import find_engine, kind_of, spec_of
 from rules.pathfinder.refs import new_ids, references
 from rules.pathfinder.state import PfState
 
