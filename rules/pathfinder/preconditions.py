@@ -5,18 +5,17 @@ from __future__ import annotations
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.ammo import damage_dice
+from rules.pathfinder.board import find_engine, kind_of, spec_of
 from rules.pathfinder.commands import Command, Crush, Fire, Ram
 from rules.pathfinder.dice_slots import DICE_SLOTS
-from rules.pathfinder.board import find_engine, kind_of, spec_of
-from rules.pathfinder.refs import new_ids, references
+from rules.pathfinder.refs import known
 from rules.pathfinder.state import PfState
+from rules.references import new_ids, references
 
 
 def check_common(command: Command, state: PfState, dice: Dice) -> None:
-    for kind, ident in references(command):
-        found = kind_of(state, ident)
-        if found is None or (kind != "any" and found != kind):
-            raise Rejected("unknown_entity")
+    if not all(known(state, kind, entity_id) for kind, entity_id in references(command)):
+        raise Rejected("unknown_entity")
     if any(kind_of(state, ident) is not None for ident in new_ids(command)):
         raise Rejected("duplicate_id")
     dice.check_ranges({**DICE_SLOTS, **varying_sides(command, state)})
