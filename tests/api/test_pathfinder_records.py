@@ -56,6 +56,10 @@ REFUSED: dict[str, tuple[dict[str, Any], str]] = {
         {"type": "assign_crew", "engine_id": "e", "creature_ids": ["a", "a"], "leader_id": "a"},
         "creature_ids",
     ),
+    "an object for an id": (
+        {"type": "assign_crew", "engine_id": "e", "creature_ids": [{}, {}], "leader_id": "a"},
+        "creature_ids",
+    ),
     "a contributor twice": (
         {
             "type": "aim",
