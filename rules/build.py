@@ -151,9 +151,9 @@ def _list(item: Converter, facts: Wire) -> Converter:
     def convert(value: JSON) -> tuple[Any, ...]:
         if not isinstance(value, list | tuple) or len(value) < least:
             raise Rejected("invalid_field")
-        if unique and len(set(value)) != len(value):
-            raise Rejected("invalid_field")
         items = tuple(item(v) for v in value)
+        if unique and len(set(items)) != len(items):  # after converting: a raw item may be unhashable
+            raise Rejected("invalid_field")
         if unique_by is not None and len({getattr(i, unique_by) for i in items}) != len(items):
             raise Rejected("invalid_field")
         return items

@@ -214,7 +214,8 @@ def _tagged(options: list[Any]) -> Tagged:
 
 def stated_default(p: FieldPlan) -> bool:
     """A default worth stating in a schema: not a marker, not copied or derived from elsewhere."""
-    if p.facts.default_from or isinstance(p.shape, Sentinel):
+    shape = p.shape.inner if isinstance(p.shape, Nullable) else p.shape
+    if p.facts.default_from or isinstance(shape, Sentinel):
         return False
     return not (p.default is None and (p.facts.omit_only or not isinstance(p.shape, Nullable)))
 

@@ -65,9 +65,6 @@ class Ruleset(Generic[C, E, S]):
     extra: Callable[[], Mapping[str, JSON]] = dict
     # how `unused_dice` is written in results: {slot: values} (epic) or [slot names] (pathfinder)
     unused_dice_style: Literal["values", "names"] = "values"
-    # TRANSITIONAL, until pathfinder's records are declared: its own parser and ownership
-    legacy_parse: Callable[[str, Mapping[str, JSON]], C] | None = None
-    legacy_acting_sides: Callable[[C, S], frozenset[str] | None] | None = None
     dice_slots: Mapping[str, int | None] = field(init=False)
     default_options: Mapping[str, JSON] = field(init=False)
 
@@ -78,8 +75,6 @@ class Ruleset(Generic[C, E, S]):
 
     def parse(self, command_type: str, data: Mapping[str, JSON]) -> C:
         """The record for a logged command; a field the API's schema would refuse is `invalid_field`."""
-        if self.legacy_parse is not None:
-            return self.legacy_parse(command_type, data)
         record = self.commands.get(command_type)
         if record is None:
             raise Rejected("unknown_command")
@@ -87,6 +82,4 @@ class Ruleset(Generic[C, E, S]):
 
     def acting_sides(self, command: C, state: S) -> frozenset[str] | None:
         """The sides owning the entities `command` acts with; None when only the referee may send it."""
-        if self.legacy_acting_sides is not None:
-            return self.legacy_acting_sides(command, state)
         return acting_sides(command, state, self.owner)

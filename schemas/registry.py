@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from functools import cache
 
 from marshmallow import Schema
 
-from rules.declare import SPEC
 from rules.registry import RULESET_MODULES, UnknownRuleset, get_ruleset
 from schemas.base import StrictSchema
 from schemas.dice import Dice
 from schemas.generated import command_schema, options_schema
-
-SCHEMA_MODULES = {"pathfinder": "schemas.pathfinder"}  # rulesets whose records are not declared yet
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -37,9 +33,6 @@ def ruleset_schemas(name: str) -> RulesetSchemas:
     if name not in RULESET_MODULES:
         raise UnknownRuleset(name)
     ruleset = get_ruleset(name)
-    if name in SCHEMA_MODULES and not all(hasattr(r, SPEC) for r in ruleset.commands.values()):
-        schemas: RulesetSchemas = importlib.import_module(SCHEMA_MODULES[name]).SCHEMAS
-        return schemas
     prefix = name.capitalize()
     base = type(f"{prefix}CommandSchema", (StrictSchema,), {"dice": Dice(ruleset=name)})
     return RulesetSchemas(

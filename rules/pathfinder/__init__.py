@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from rules.codec import JSON, decode, encode
 from rules.dice import Dice
-from rules.pathfinder.commands import COMMANDS, parse
+from rules.pathfinder.commands import COMMANDS, Command
 from rules.pathfinder.decide import decide
 from rules.pathfinder.describe import extra
 from rules.pathfinder.dice_slots import DICE_SLOTS
+from rules.pathfinder.events import Event
 from rules.pathfinder.evolve import evolve
-from rules.pathfinder.ownership import acting_sides
 from rules.pathfinder.reasons import REASONS
+from rules.pathfinder.refs import owner
 from rules.pathfinder.state import Options, PfState
 from rules.ruleset import Ruleset, Slot
 
@@ -23,12 +23,12 @@ def initial_state(options: Mapping[str, JSON]) -> PfState:
     return PfState(options=decode(Options, known))
 
 
-def finish_result(state: Any, result: dict[str, JSON], dice: Dice) -> dict[str, JSON]:
+def finish_result(state: PfState, result: dict[str, JSON], dice: Dice) -> dict[str, JSON]:
     """Every applied result carries its round and the supplied slots it never drew (PF-GEN-06)."""
     return {**result, "round": state.round, "unused_dice": sorted(dice.unused())}
 
 
-def encode_state(state: Any) -> JSON:
+def encode_state(state: PfState) -> JSON:
     return encode(state)
 
 
@@ -37,7 +37,7 @@ def decode_state(data: JSON) -> PfState:
     return state
 
 
-RULESET: Ruleset[Any, Any, PfState] = Ruleset(
+RULESET: Ruleset[Command, Event, PfState] = Ruleset(
     name="pathfinder",
     rules_version="pathfinder-1",
     title="Pathfinder 1e siege engines",
@@ -51,9 +51,7 @@ RULESET: Ruleset[Any, Any, PfState] = Ruleset(
     finish_result=finish_result,
     encode_state=encode_state,
     decode_state=decode_state,
-    owner=lambda state, kind, entity_id: frozenset(),
+    owner=owner,
     extra=extra,
-    legacy_parse=parse,
-    legacy_acting_sides=acting_sides,
     unused_dice_style="names",
 )

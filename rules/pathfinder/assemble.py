@@ -8,8 +8,10 @@ from typing import Literal
 from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
+from rules.pathfinder.board import creature
+from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.checks import Check, mods, skill_check
-from rules.pathfinder.commands import Assemble, TelekineticAssembly
+from rules.pathfinder.commands import Assemble
 from rules.pathfinder.events import (
     AssemblyStarted,
     CreaturesBecameBusy,
@@ -18,8 +20,7 @@ from rules.pathfinder.events import (
     Event,
 )
 from rules.pathfinder.guards import actors_check
-from rules.pathfinder.lookup import creature
-from rules.pathfinder.lookup import engine as get_engine
+from rules.pathfinder.shapes import TelekineticAssembly
 from rules.pathfinder.state import Engine, PfState
 from rules.pathfinder.time import ROUNDS_PER_HOUR, ROUNDS_PER_MINUTE
 from rules.ruleset import Outcome

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.codec import JSON
+from rules.pathfinder.board import find_structure
 from rules.pathfinder.events import Event, StructureFell
-from rules.pathfinder.lookup import find_structure
 from rules.pathfinder.state import PfState, Structure
 
 

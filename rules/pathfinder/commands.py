@@ -1,271 +1,454 @@
-"""The pathfinder commands of spec §3, one frozen record each, with the spec's field names and defaults."""
+"""The pathfinder commands of spec §3, one frozen record each: the one declaration of a command's fields, the
+ids it names and acts with, its dice and docs (rules/declare.py). Everything else is derived from these."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
-from rules.codec import JSON
-from rules.errors import Rejected
-from rules.pathfinder import wire_in
+from rules.declare import CommandRecord, command, command_table, wire
+from rules.pathfinder.shapes import (
+    AMMUNITION_IDS,
+    ANY_TARGET,
+    ENTITY_TARGET,
+    FEATURES,
+    KNOWN_FEATS,
+    PROFICIENCIES,
+    SIDE,
+    Area,
+    Contribution,
+    EngineStartState,
+    EngineStatOverrides,
+    StructureOverrides,
+    StructureStartState,
+    TelekineticAssembly,
+)
 from rules.pathfinder.sizes import Size
-from rules.pathfinder.state import Armor, Inside, Saves, Skills, Square, Successive, Target, Wind
+from rules.pathfinder.state import Armor, Inside, Saves, Skills, Square, Target, Wind
 
 UNCHANGED: Literal["unchanged"] = "unchanged"
+AT = {"x": 0, "y": 0}
+FIRE_DICE = (  # spec §3.13, §4: every kind of shot together
+    *("attack", "confirm", "targeting", "operation", "damage", "scatter_direction", "scatter_distance"),
+    *("save", "explosion_damage", "explosion_reflex", "sabotage_minutes"),
+)
 
 
+@command(
+    "advance_round",
+    doc="Ends rounds: budgets reset and scheduled effects complete (PF-TIME-01..04).",
+    referee=True,
+    example={"rounds": 5},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class AdvanceRound:
-    rounds: int = 1
+class AdvanceRound(CommandRecord):
+    rounds: int = field(default=1, metadata=wire(minimum=1))
 
 
+@command(
+    "add_creature",
+    doc="Adds a creature with its statistics, skills, feats and proficiencies (PF-GEN-08, PF-FEAT-01).",
+    example={"id": "ogre", "size": "L", "ac": 17, "hp": 30, "position": {"x": 0, "y": 12}},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class AddCreature:
-    id: str
+class AddCreature(CommandRecord):
+    id: str = field(metadata=wire(new=True))
     size: Size
     ac: int
-    touch_ac: int | None = None  # parse fills it with ac
-    hp: int
-    speed_ft: int = 30
+    touch_ac: int | None = field(default=None, metadata=wire(default_from="ac"))
+    hp: int = field(metadata=wire(doc="also the creature's max_hp; at or below 0 it is down"))
+    speed_ft: int = field(default=30, metadata=wire(minimum=0))
     bab: int = 0
     str_mod: int = 0
     dex_mod: int = 0
     int_mod: int = 0
     saves: Saves = field(default_factory=Saves)
     skills: Skills = field(default_factory=Skills)
-    feats: tuple[str, ...] = ()
-    bonus_feats: tuple[str, ...] = ()
-    proficiencies: tuple[str, ...] = ()
-    features: tuple[str, ...] = ()
+    feats: tuple[str, ...] = field(default=(), metadata=wire(text=True, doc=KNOWN_FEATS))
+    bonus_feats: tuple[str, ...] = field(
+        default=(), metadata=wire(text=True, doc="count as feats, unchecked")
+    )
+    proficiencies: tuple[str, ...] = field(default=(), metadata=wire(choices=PROFICIENCIES))
+    features: tuple[str, ...] = field(default=(), metadata=wire(choices=FEATURES))
     position: Square
     inside: Inside | None = None
-    side: str | None = None
+    side: str | None = field(default=None, metadata=wire(side=True, doc=SIDE))
 
 
+@command(
+    "move_creature",
+    doc="Moves a creature, or puts it in or out of a gallery or siege tower (PF-ASSAULT-10).",
+    example={"creature_id": "pusher", "inside": {"engine_id": "st4", "level": "lower"}},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class MoveCreature:
-    creature_id: str
-    position: Square | None = None
-    inside: Inside | Literal["unchanged"] | None = UNCHANGED  # null leaves; omitted keeps
+class MoveCreature(CommandRecord):
+    creature_id: str = field(metadata=wire(ref="creature", acts=True))
+    position: Square | None = field(default=None, metadata=wire(doc="omitted or null: stays"))
+    inside: Inside | Literal["unchanged"] | None = field(
+        default=UNCHANGED, metadata=wire(doc="null leaves; omitted keeps")
+    )
 
 
+@command(
+    "place_engine",
+    doc="Places a catalog engine: masterwork, enchantment, armor, ram fittings, a starting state "
+    "(PF-ENGINE-01, PF-MAGIC-02, PF-DEF-01..04, PF-ASSEMBLE-05).",
+    example={
+        "id": "st2",
+        "catalog_id": "siege_tower_huge",
+        "position": AT,
+        "armor": {"armor_bonus": 6, "category": "medium", "metal": True, "base_price_gp": 200},
+    },
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class EngineStatOverrides:
-    targeting_dc: int | None = None
-    hardness: int | None = None
-    hp: int | None = None
-    size: Size | None = None  # corvus only
+class PlaceEngine(CommandRecord):
+    """Ram fields on a non-ram, or a state that does not fit the engine, are the rules' `invalid_field`."""
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class EngineStartState:
-    loaded: bool = False
-    ammunition: str = "standard"
-    aimed_at: Target | None = None
-    broken: bool = False
-    hp: int | None = None
-    successive: Successive = field(default_factory=Successive)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlaceEngine:
-    id: str
-    catalog_id: str
+    id: str = field(metadata=wire(new=True))
+    catalog_id: str = field(metadata=wire(text=True, doc="a pathfinder-engines.json id"))
     position: Square
-    side: str | None = None
+    side: str | None = field(default=None, metadata=wire(side=True, doc=SIDE))
     masterwork: bool = False
-    enhancement: int = 0
-    enchantment_price_bonus: int | None = None  # parse fills it with enhancement
+    enhancement: int = field(default=0, metadata=wire(minimum=0, maximum=5))
+    enchantment_price_bonus: int | None = field(
+        default=None,
+        metadata=wire(minimum=0, default_from="enhancement", doc="at least enhancement (PF-MAGIC-02)"),
+    )
     armor: Armor | None = None
-    assembled: bool | None = None  # None: PF-ASSEMBLE-05 default
+    assembled: bool | None = field(default=None, metadata=wire(default_from="PF-ASSEMBLE-05"))
     targeting_platform: bool = False
-    improvised: bool = False
-    gallery_ram: bool = False
-    ram_head: Literal["none", "pick", "screw"] = "none"
-    stat_overrides: EngineStatOverrides = EngineStatOverrides()
-    state: EngineStartState = EngineStartState()
+    improvised: bool = field(default=False, metadata=wire(doc="rams only"))
+    gallery_ram: bool = field(default=False, metadata=wire(doc="rams only"))
+    ram_head: Literal["none", "pick", "screw"] = field(default="none", metadata=wire(doc="rams only"))
+    stat_overrides: EngineStatOverrides = field(default_factory=EngineStatOverrides)
+    state: EngineStartState = field(default_factory=EngineStartState)
 
 
+@command(
+    "add_structure",
+    doc="Adds a wall square, gate or building (PF-STRUCT-01..04).",
+    referee=True,
+    example={"id": "g", "kind": "gate", "material": "wood", "size": "L", "position": {"x": 0, "y": 1}},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class StructureOverrides:
-    hardness: int | None = None
-    hp: int | None = None
-    break_dc: int | None = None
+class AddStructure(CommandRecord):
+    """`size` missing for a gate or building, or a field of another kind, is the rules' `invalid_field`."""
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StructureStartState:
-    hp: int | None = None
-    open: bool = False
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AddStructure:
-    id: str
+    id: str = field(metadata=wire(new=True))
     kind: Literal["wall", "gate", "building"]
     material: Literal["wood", "stone", "iron", "adamantine", "earth"]
-    size: Size | None = None
-    position: Square | None = None  # may be omitted when stacked_on gives it
+    size: Size | None = field(
+        default=None, metadata=wire(choices=("L", "H", "G", "C"), doc="gates and buildings: required")
+    )
+    position: Square | None = field(default=None, metadata=wire(doc="required unless stacked_on gives it"))
     magic_treated: bool = False
-    flimsy: bool = False
-    arcane_lock: bool = False
-    stacked_on: str | None = None
-    stat_overrides: StructureOverrides = StructureOverrides()
-    state: StructureStartState = StructureStartState()
+    flimsy: bool = field(default=False, metadata=wire(doc="buildings only"))
+    arcane_lock: bool = field(default=False, metadata=wire(doc="gates only"))
+    stacked_on: str | None = field(
+        default=None, metadata=wire(ref="structure", doc="walls: the wall square directly below")
+    )
+    stat_overrides: StructureOverrides = field(default_factory=StructureOverrides)
+    state: StructureStartState = field(default_factory=StructureStartState)
 
 
+@command(
+    "assign_crew",
+    doc="Gives an engine its crew and crew leader (PF-CREW-01..05).",
+    example={"engine_id": "hb", "creature_ids": ["gunner", "helper"], "leader_id": "gunner"},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class AssignCrew:
-    engine_id: str
-    creature_ids: tuple[str, ...]
-    leader_id: str
+class AssignCrew(CommandRecord):
+    engine_id: str = field(metadata=wire(ref="engine", acts=True))
+    creature_ids: tuple[str, ...] = field(metadata=wire(ref="creature", acts=True, min_items=1, unique=True))
+    leader_id: str = field(metadata=wire(ref="creature", acts=True))
 
 
+@command(
+    "set_wind",
+    doc="Sets the wind (PF-GEN-12).",
+    referee=True,
+    example={"level": "strong"},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SetWind:
+class SetWind(CommandRecord):
     level: Wind
 
 
+@command(
+    "cast_engine_spell",
+    doc="Casts magic siege engine or its greater form on an engine (PF-MAGIC-04).",
+    example={
+        "engine_id": "hb",
+        "spell": "greater_magic_siege_engine",
+        "caster_level": 9,
+        "duration_rounds": 10,
+    },
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CastEngineSpell:
-    engine_id: str
+class CastEngineSpell(CommandRecord):
+    engine_id: str = field(metadata=wire(ref="engine", acts=True))
     spell: Literal["magic_siege_engine", "greater_magic_siege_engine"]
-    caster_level: int
-    duration_rounds: int
+    caster_level: int = field(metadata=wire(minimum=1))
+    duration_rounds: int = field(metadata=wire(minimum=1))
 
 
+@command(
+    "assemble",
+    doc="Workers assemble an engine, perhaps helped by telekinetic assembly (PF-ASSEMBLE-01..05).",
+    dice=("check",),
+    example={"engine_id": "cs", "worker_ids": ["w1", "w2", "w3"], "dice": {"check": [10, 10, 10]}},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TelekineticAssembly:
-    caster_level: int
-    knowledge_engineering_ranks: int
+class Assemble(CommandRecord):
+    """An empty worker list the spell does not cover, or a leader or taker of 10 who is not a listed worker,
+    is the rules' `invalid_field` or `too_few_workers`."""
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Assemble:
-    engine_id: str
-    worker_ids: tuple[str, ...] = ()
-    leader_id: str | None = None
-    take_10: tuple[str, ...] = ()
+    engine_id: str = field(metadata=wire(ref="engine", acts=True))
+    worker_ids: tuple[str, ...] = field(default=(), metadata=wire(ref="creature", acts=True, unique=True))
+    leader_id: str | None = field(
+        default=None, metadata=wire(ref="creature", acts=True, doc="a listed worker")
+    )
+    take_10: tuple[str, ...] = field(default=(), metadata=wire(unique=True, doc="listed workers who take 10"))
     telekinetic_assembly: TelekineticAssembly | None = None
 
 
+@command(
+    "move_engine",
+    doc="Moves an engine with its crew, carried or as cargo (PF-MOVE-01..06).",
+    example={"engine_id": "gal", "to": {"x": 0, "y": 3}},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class MoveEngine:
-    engine_id: str
+class MoveEngine(CommandRecord):
+    engine_id: str = field(metadata=wire(ref="engine", acts=True))
     to: Square
-    carried: bool = False
+    carried: bool = field(default=False, metadata=wire(doc="on a vehicle (PF-MOVE-05)"))
 
 
+@command(
+    "load",
+    doc="Crew members load an engine (PF-LOAD-01..03, PF-AMMO-01).",
+    example={"engine_id": "hb", "contributors": [{"creature_id": "gunner"}, {"creature_id": "helper"}]},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Contribution:
-    creature_id: str
-    actions: int = 1
+class Load(CommandRecord):
+    engine_id: str = field(metadata=wire(ref="engine", acts=True))
+    contributors: tuple[Contribution, ...] = field(metadata=wire(min_items=1, unique_by="creature_id"))
+    ammunition: str | None = field(
+        default=None, metadata=wire(choices=AMMUNITION_IDS, doc="the cycle's first load chooses it")
+    )
 
 
+@command(
+    "aim",
+    doc="Crew members aim an engine at a target or a square (PF-AIM-01..05).",
+    example={
+        "engine_id": "hb",
+        "target": {"creature_id": "ogre"},
+        "contributors": [{"creature_id": "helper"}],
+    },
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Load:
-    engine_id: str
-    contributors: tuple[Contribution, ...]
-    ammunition: str | None = None
+class Aim(CommandRecord):
+    engine_id: str = field(metadata=wire(ref="engine", acts=True))
+    target: Target = field(metadata=wire(form=ANY_TARGET))
+    contributors: tuple[Contribution, ...] = field(
+        default=(), metadata=wire(unique_by="creature_id", doc="empty only selects the target")
+    )
 
 
+@command(
+    "fire",
+    doc="Fires an engine: a direct, indirect, area or blast shot (PF-DIRECT, PF-INDIRECT, PF-SCATTER, "
+    "PF-CRIT, PF-MISHAP, PF-MISFIRE, PF-AMMO, PF-ENGINE).",
+    dice=FIRE_DICE,
+    example={"engine_id": "hb", "dice": {"attack": [13], "damage": [5, 6, 2, 7]}},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Aim:
-    engine_id: str
-    target: Target
-    contributors: tuple[Contribution, ...] = ()
+class Fire(CommandRecord):
+    """`target` for an engine that aims, or `area` / `target_ids` missing where required or given for another
+    shot, is the rules' `invalid_field`."""
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Area:
-    shape: Literal["line", "cone"]
-    target_ids: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Fire:
-    engine_id: str
-    target: Target | None = None
+    engine_id: str = field(metadata=wire(ref="engine", acts=True))
+    target: Target | None = field(default=None, metadata=wire(form=ANY_TARGET, doc="aim-0 engines only"))
     line_of_sight: bool = True
-    crew_sees_landing: bool | None = None  # parse fills it with line_of_sight
-    area: Area | None = None
-    target_ids: tuple[str, ...] | None = None
-    empower_spell_level: int = 0
+    crew_sees_landing: bool | None = field(default=None, metadata=wire(default_from="line_of_sight"))
+    area: Area | None = field(default=None, metadata=wire(doc="firedrake and firewyrm only"))
+    target_ids: tuple[str, ...] | None = field(
+        default=None, metadata=wire(ref="any", min_items=1, unique=True, doc="blast shot only")
+    )
+    empower_spell_level: int = field(
+        default=0, metadata=wire(minimum=0, maximum=9, doc="a siege mage leader's spell level")
+    )
 
 
+@command(
+    "observe",
+    doc="An observer reports a missed shot's landing (PF-INDIRECT-06).",
+    example={"engine_id": "lc", "observer_id": "spotter"},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Observe:
-    engine_id: str
-    observer_id: str
+class Observe(CommandRecord):
+    engine_id: str = field(metadata=wire(ref="engine", acts=True))
+    observer_id: str = field(metadata=wire(ref="creature", acts=True))
 
 
+@command(
+    "repair",
+    doc="A creature repairs a broken or disabled engine (PF-REPAIR-01..04).",
+    dice=("check",),
+    example={
+        "engine_id": "lc",
+        "by": "smith",
+        "kind": "disabled",
+        "skill": "knowledge_engineering",
+        "dice": {"check": [5]},
+    },
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Repair:
-    engine_id: str
-    by: str
+class Repair(CommandRecord):
+    """`method` other than craft for `disabled`, or `skill` other than craft for `broken`: `invalid_field`."""
+
+    engine_id: str = field(metadata=wire(ref="engine"))
+    by: str = field(metadata=wire(ref="creature", acts=True))
     kind: Literal["broken", "disabled"]
-    method: Literal["craft", "field_repair"] = "craft"
-    skill: Literal["craft_siege_engine", "disable_device", "knowledge_engineering"] = "craft_siege_engine"
+    method: Literal["craft", "field_repair"] = field(default="craft", metadata=wire(doc="broken only"))
+    skill: Literal["craft_siege_engine", "disable_device", "knowledge_engineering"] = field(
+        default="craft_siege_engine", metadata=wire(doc="disabled only")
+    )
     take_10: bool = False
 
 
+@command(
+    "disable",
+    doc="A creature makes an engine inoperable or sabotages it (PF-DISABLE-01..03).",
+    dice=("disable_rounds", "check"),
+    example={
+        "engine_id": "lc",
+        "by": "rogue",
+        "mode": "inoperable",
+        "dice": {"disable_rounds": [2, 3], "check": [12]},
+    },
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Disable:
-    engine_id: str
-    by: str
+class Disable(CommandRecord):
+    engine_id: str = field(metadata=wire(ref="engine"))
+    by: str = field(metadata=wire(ref="creature", acts=True))
     mode: Literal["inoperable", "sabotage"]
     take_10: bool = False
 
 
+@command(
+    "ram",
+    doc="A ram attacks a creature, engine or structure (PF-ASSAULT-01..03).",
+    dice=("attack", "confirm", "damage", "sabotage_minutes"),
+    example={
+        "engine_id": "lr",
+        "target": {"structure_id": "lg"},
+        "charging": True,
+        "dice": {"attack": [10], "damage": [3, 4]},
+    },
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Ram:
-    engine_id: str
-    target: Target
+class Ram(CommandRecord):
+    engine_id: str = field(metadata=wire(ref="engine", acts=True))
+    target: Target = field(metadata=wire(form=ENTITY_TARGET))
     charging: bool = True
 
 
+@command(
+    "break",
+    doc="A ram or a creature tries to break a structure (PF-STRUCT-07, PF-ASSAULT-04).",
+    dice=("check", "sabotage_minutes"),
+    example={"structure_id": "g", "engine_id": "ram", "charging": True, "dice": {"check": [4]}},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Break:
-    structure_id: str
-    engine_id: str | None = None
-    charging: bool = True
-    by: str | None = None
-    take_10: bool = False
+class Break(CommandRecord):
+    """A ram (`engine_id`, `charging`) or a creature (`by`, `take_10`): both or neither is `invalid_field`."""
+
+    structure_id: str = field(metadata=wire(ref="structure"))
+    engine_id: str | None = field(default=None, metadata=wire(ref="engine", acts=True, doc="a ram"))
+    charging: bool = field(default=True, metadata=wire(doc="with a ram only"))
+    by: str | None = field(
+        default=None, metadata=wire(ref="creature", acts=True, doc="a creature breaking it alone")
+    )
+    take_10: bool = field(default=False, metadata=wire(doc="without a ram only"))
 
 
+@command(
+    "operate_gate",
+    doc="Creatures open or close a gate (PF-STRUCT-08).",
+    example={"structure_id": "lwg", "contributors": ["p1", "p2", "p3"]},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class OperateGate:
-    structure_id: str
-    contributors: tuple[str, ...]
+class OperateGate(CommandRecord):
+    structure_id: str = field(metadata=wire(ref="structure"))
+    contributors: tuple[str, ...] = field(
+        metadata=wire(ref="creature", acts=True, min_items=1, unique=True, doc="a full-round action each")
+    )
 
 
+@command(
+    "raise_bridge",
+    doc="Creatures raise an assault bridge (PF-ASSAULT-05).",
+    example={"engine_id": "br", "contributors": ["m1", "m2", "m3", "m4"]},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class RaiseBridge:
-    engine_id: str
-    contributors: tuple[str, ...]
+class RaiseBridge(CommandRecord):
+    engine_id: str = field(metadata=wire(ref="engine", acts=True))
+    contributors: tuple[str, ...] = field(
+        metadata=wire(ref="creature", acts=True, min_items=1, unique=True, doc="a full-round action each")
+    )
 
 
+@command(
+    "use_corvus",
+    doc="Drops or resets a corvus (PF-ASSAULT-06).",
+    dice=("check", "sabotage_minutes"),
+    example={"engine_id": "cv", "action": "drop", "dice": {"check": [6]}},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class UseCorvus:
-    engine_id: str
+class UseCorvus(CommandRecord):
+    engine_id: str = field(metadata=wire(ref="engine", acts=True))
     action: Literal["drop", "reset"]
-    take_10: bool = False
+    take_10: bool = field(default=False, metadata=wire(doc="drop only"))
 
 
+@command(
+    "dislodge_corvus",
+    doc="A creature tries to dislodge a deployed corvus, and its occupants may fall (PF-ASSAULT-07).",
+    dice=("check", "save"),
+    example={
+        "engine_id": "cv",
+        "by": "drv",
+        "method": "driving",
+        "driving_modifier": 12,
+        "occupant_ids": ["o1", "o2", "o3"],
+        "dice": {"check": [18], "save": [14, 15, 3]},
+    },
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DislodgeCorvus:
-    engine_id: str
-    by: str
+class DislodgeCorvus(CommandRecord):
+    """`driving_modifier` missing for a driving check, or given for a Strength check, is `invalid_field`."""
+
+    engine_id: str = field(metadata=wire(ref="engine"))
+    by: str = field(metadata=wire(ref="creature", acts=True))
     method: Literal["strength", "driving"]
-    driving_modifier: int | None = None
-    occupant_ids: tuple[str, ...] = ()
+    driving_modifier: int | None = field(default=None, metadata=wire(doc="driving only"))
+    occupant_ids: tuple[str, ...] = field(default=(), metadata=wire(ref="creature", unique=True))
 
 
+@command(
+    "crush",
+    doc="A crushing wheel rolls over creatures (PF-ASSAULT-11).",
+    dice=("damage", "save", "sabotage_minutes"),
+    example={"engine_id": "cw", "target_ids": ["v1"], "dice": {"damage": [3, 3, 3, 3], "save": [12]}},
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Crush:
-    engine_id: str
-    target_ids: tuple[str, ...]
+class Crush(CommandRecord):
+    engine_id: str = field(metadata=wire(ref="engine", acts=True))
+    target_ids: tuple[str, ...] = field(
+        metadata=wire(ref="creature", min_items=1, unique=True, doc="creatures")
+    )
 
 
 Command = (
@@ -294,52 +477,28 @@ Command = (
     | Crush
 )
 
-# command type (spec §3 order) -> record
-COMMANDS: dict[str, type[Command]] = {
-    "advance_round": AdvanceRound,
-    "add_creature": AddCreature,
-    "move_creature": MoveCreature,
-    "place_engine": PlaceEngine,
-    "add_structure": AddStructure,
-    "assign_crew": AssignCrew,
-    "set_wind": SetWind,
-    "cast_engine_spell": CastEngineSpell,
-    "assemble": Assemble,
-    "move_engine": MoveEngine,
-    "load": Load,
-    "aim": Aim,
-    "fire": Fire,
-    "observe": Observe,
-    "repair": Repair,
-    "disable": Disable,
-    "ram": Ram,
-    "break": Break,
-    "operate_gate": OperateGate,
-    "raise_bridge": RaiseBridge,
-    "use_corvus": UseCorvus,
-    "dislodge_corvus": DislodgeCorvus,
-    "crush": Crush,
-}
-
-
-def parse(command_type: str, data: Mapping[str, JSON]) -> Command:
-    """Build the command record, applying the spec's defaults for omitted optional fields."""
-    record = COMMANDS.get(command_type)
-    if record is None:
-        raise Rejected("unknown_command")
-    try:
-        command: Command = wire_in.build(record, wire_in.normalise(data))
-    except (TypeError, KeyError, ValueError, AttributeError) as error:
-        raise Rejected("invalid_field") from error
-    return _derived_defaults(command)
-
-
-def _derived_defaults(command: Command) -> Command:
-    """Defaults that copy another field: touch_ac = ac, enchantment_price_bonus = enhancement, …"""
-    if isinstance(command, AddCreature) and command.touch_ac is None:
-        return replace(command, touch_ac=command.ac)
-    if isinstance(command, PlaceEngine) and command.enchantment_price_bonus is None:
-        return replace(command, enchantment_price_bonus=command.enhancement)
-    if isinstance(command, Fire) and command.crew_sees_landing is None:
-        return replace(command, crew_sees_landing=command.line_of_sight)
-    return command
+COMMANDS: dict[str, type[Command]] = command_table(
+    AdvanceRound,
+    AddCreature,
+    MoveCreature,
+    PlaceEngine,
+    AddStructure,
+    AssignCrew,
+    SetWind,
+    CastEngineSpell,
+    Assemble,
+    MoveEngine,
+    Load,
+    Aim,
+    Fire,
+    Observe,
+    Repair,
+    Disable,
+    Ram,
+    Break,
+    OperateGate,
+    RaiseBridge,
+    UseCorvus,
+    DislodgeCorvus,
+    Crush,
+)

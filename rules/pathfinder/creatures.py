@@ -8,10 +8,10 @@ from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder import wire_out
+from rules.pathfinder.board import creature, engine, spec_of
 from rules.pathfinder.commands import UNCHANGED, AddCreature, MoveCreature
 from rules.pathfinder.events import CreatureAdded, CreatureMoved, Event
 from rules.pathfinder.feats import feats_valid, proficient_with
-from rules.pathfinder.lookup import creature, engine, spec_of
 from rules.pathfinder.state import Creature, Inside, PfState
 from rules.ruleset import Outcome
 

@@ -6,11 +6,11 @@ from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder import crewing
+from rules.pathfinder.board import creature, engine
 from rules.pathfinder.commands import AssignCrew
 from rules.pathfinder.events import CrewAssigned, Event
 from rules.pathfinder.evolve import evolve
 from rules.pathfinder.geometry import number
-from rules.pathfinder.lookup import creature, engine
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
+from rules.pathfinder.board import crew_of, leader_of, spec_of
 from rules.pathfinder.feats import master_siege_engineer
-from rules.pathfinder.lookup import crew_of, leader_of, spec_of
 from rules.pathfinder.sizes import size_index
 from rules.pathfinder.state import Creature, Engine, PfState
 

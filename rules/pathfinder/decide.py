@@ -1,4 +1,5 @@
-"""The pathfinder decider: common checks (§2), then one handler per command in the module of its area."""
+"""The pathfinder decider: common checks (§2), then one handler per command in the module of its area
+(close-assault engines, PF-ASSAULT-01..11, have one module each: ram, bridge, corvus, dislodge, crush)."""
 
 from __future__ import annotations
 
@@ -7,18 +8,22 @@ from typing import assert_never
 from rules.dice import Dice
 from rules.pathfinder import (
     aim,
-    assault,
     assemble,
     breaching,
+    bridge,
+    corvus,
     creatures,
     crew,
+    crush,
     disable,
+    dislodge,
     fire,
     indirect,
     load,
     magic,
     movement,
     placement,
+    ram,
     repair,
     structures,
     time,
@@ -93,18 +98,18 @@ def decide(command: Command, state: PfState, dice: Dice) -> Outcome[Event]:
         case Disable():
             return disable.disable(command, state, dice)
         case Ram():
-            return assault.ram(command, state, dice)
+            return ram.ram(command, state, dice)
         case Break():
             return breaching.break_structure(command, state, dice)
         case OperateGate():
             return breaching.operate_gate(command, state, dice)
         case RaiseBridge():
-            return assault.raise_bridge(command, state, dice)
+            return bridge.raise_bridge(command, state, dice)
         case UseCorvus():
-            return assault.use_corvus(command, state, dice)
+            return corvus.use_corvus(command, state, dice)
         case DislodgeCorvus():
-            return assault.dislodge_corvus(command, state, dice)
+            return dislodge.dislodge_corvus(command, state, dice)
         case Crush():
-            return assault.crush(command, state, dice)
+            return crush.crush(command, state, dice)
         case _:
             assert_never(command)

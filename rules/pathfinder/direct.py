@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder import crit, misfire
+from rules.pathfinder.board import find_engine, spec_of
 from rules.pathfinder.checks import Mod, attack, mods, saving_throw
 from rules.pathfinder.crewing import size_penalty_helpers
 from rules.pathfinder.damage import Blow, roll_damage
@@ -12,7 +13,6 @@ from rules.pathfinder.engine_stats import misfire_max
 from rules.pathfinder.events import EngineBrokenByMishap, Event
 from rules.pathfinder.feats import SIEGE_GUNNER, proficient
 from rules.pathfinder.impact import Struck, apply, struck_target
-from rules.pathfinder.lookup import find_engine, spec_of
 from rules.pathfinder.mishap import is_misfire, is_mishap
 from rules.pathfinder.shot import Report, Shot
 from rules.pathfinder.sizes import size_index, size_modifier

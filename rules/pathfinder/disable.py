@@ -6,12 +6,12 @@ from __future__ import annotations
 from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
+from rules.pathfinder.board import creature
+from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.checks import skill_check, untrained
 from rules.pathfinder.commands import Disable
 from rules.pathfinder.events import ActionsSpent, CreaturesBecameBusy, EffectScheduled, Event
 from rules.pathfinder.guards import actor_checks
-from rules.pathfinder.lookup import creature
-from rules.pathfinder.lookup import engine as get_engine
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 

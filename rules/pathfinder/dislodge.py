@@ -6,6 +6,7 @@ from __future__ import annotations
 from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
+from rules.pathfinder.board import creature
 from rules.pathfinder.checks import Check, mods, plain_check, saving_throw, strength_check
 from rules.pathfinder.commands import DislodgeCorvus
 from rules.pathfinder.corvus import corvus_of
@@ -18,7 +19,6 @@ from rules.pathfinder.events import (
     Event,
 )
 from rules.pathfinder.guards import actor_checks
-from rules.pathfinder.lookup import creature
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 

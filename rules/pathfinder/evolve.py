@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import assert_never
 
 from rules.pathfinder import time
+from rules.pathfinder.board import with_creature, with_engine, with_structure
 from rules.pathfinder.events import (
     ActionsSpent,
     AimProgressed,
@@ -47,7 +48,6 @@ from rules.pathfinder.evolve_parts import (
     new_round,
     set_hp,
 )
-from rules.pathfinder.lookup import with_creature, with_engine, with_structure
 from rules.pathfinder.state import (
     Actions,
     Bridge,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rules.pathfinder.board import with_creature, with_engine, with_structure
 from rules.pathfinder.events import CrewAssigned, ScheduledEffectCompleted
-from rules.pathfinder.lookup import with_creature, with_engine, with_structure
 from rules.pathfinder.state import Actions, Engine, EntityKind, PfState
 
 

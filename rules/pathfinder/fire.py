@@ -10,6 +10,7 @@ from rules.dice import Dice
 from rules.pathfinder import sabotage, wire_out
 from rules.pathfinder.area import resolve_area
 from rules.pathfinder.blast import resolve_blast
+from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.commands import Fire
 from rules.pathfinder.direct import resolve_direct
 from rules.pathfinder.engine_stats import misfire_max
@@ -17,7 +18,6 @@ from rules.pathfinder.events import ActionsSpent, Event, ShotFired
 from rules.pathfinder.evolve import evolve
 from rules.pathfinder.fire_checks import check_fields, checked_shot
 from rules.pathfinder.indirect import resolve_indirect
-from rules.pathfinder.lookup import engine as get_engine
 from rules.pathfinder.shot import Report, Shot
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome

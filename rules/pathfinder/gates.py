@@ -5,10 +5,10 @@ from __future__ import annotations
 from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
+from rules.pathfinder.board import creature, structure
 from rules.pathfinder.commands import OperateGate
 from rules.pathfinder.events import ActionsSpent, Event, GateOperated
 from rules.pathfinder.guards import actors_check
-from rules.pathfinder.lookup import creature, structure
 from rules.pathfinder.state import PfState, Structure
 from rules.ruleset import Outcome
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.pathfinder.board import creature, engine, spec_of, structure
 from rules.pathfinder.collapse import Fall, collapse, reachable
 from rules.pathfinder.damage import Blow, Effect, hit_creature, hit_engine, hit_structure
 from rules.pathfinder.events import Event
 from rules.pathfinder.geometry import distance_ft
-from rules.pathfinder.lookup import creature, engine, spec_of, structure
 from rules.pathfinder.state import Creature, Engine, EntityKind, PfState, Square, Structure, Target
 
 

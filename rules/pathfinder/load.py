@@ -6,13 +6,13 @@ from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.ammo import compatible
+from rules.pathfinder.board import engine as get_engine
+from rules.pathfinder.board import spec_of
 from rules.pathfinder.commands import Load
 from rules.pathfinder.contributions import contribute
 from rules.pathfinder.crewing import load_requirement
 from rules.pathfinder.events import Event, LoadProgressed
 from rules.pathfinder.guards import engine_checks
-from rules.pathfinder.lookup import engine as get_engine
-from rules.pathfinder.lookup import spec_of
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
+from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.commands import CastEngineSpell
 from rules.pathfinder.events import EffectScheduled, Event, SpellCast
-from rules.pathfinder.lookup import engine as get_engine
 from rules.pathfinder.state import Creature, Engine, EngineSpell, PfState
 from rules.ruleset import Outcome
 

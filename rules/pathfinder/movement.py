@@ -7,13 +7,13 @@ from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder import crewing, wire_out
+from rules.pathfinder.board import crew_of, spec_of
+from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.commands import MoveEngine
 from rules.pathfinder.engine_stats import speed_ft
 from rules.pathfinder.events import ActionsSpent, EngineMoved, Event
 from rules.pathfinder.geometry import distance_ft
 from rules.pathfinder.guards import actors_check
-from rules.pathfinder.lookup import crew_of, spec_of
-from rules.pathfinder.lookup import engine as get_engine
 from rules.pathfinder.state import Engine, PfState
 from rules.pathfinder.time import engine_busy
 from rules.ruleset import Outcome

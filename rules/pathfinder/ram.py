@@ -9,6 +9,8 @@ from functools import reduce
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder import crit, sabotage
+from rules.pathfinder.board import crew_of, leader_of, spec_of
+from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.checks import Mod, attack
 from rules.pathfinder.commands import Ram
 from rules.pathfinder.damage import Blow, roll_damage
@@ -18,8 +20,6 @@ from rules.pathfinder.evolve import evolve
 from rules.pathfinder.fire import engine_after
 from rules.pathfinder.guards import actors_check, engine_checks
 from rules.pathfinder.impact import Struck, apply, struck_target
-from rules.pathfinder.lookup import crew_of, leader_of, spec_of
-from rules.pathfinder.lookup import engine as get_engine
 from rules.pathfinder.mishap import is_mishap
 from rules.pathfinder.ramming import attack_terms, damage_static
 from rules.pathfinder.shot import Report

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rules.pathfinder.board import crew_of, spec_of
 from rules.pathfinder.checks import Mod, mods
 from rules.pathfinder.crewing import weight
 from rules.pathfinder.feats import proficient
-from rules.pathfinder.lookup import crew_of, spec_of
 from rules.pathfinder.magic import effective_enhancement
 from rules.pathfinder.sizes import size_modifier
 from rules.pathfinder.state import Creature, Engine, PfState, RamSetup, Structure

@@ -6,6 +6,8 @@ from __future__ import annotations
 from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
+from rules.pathfinder.board import creature, spec_of
+from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.checks import SkillId, skill_check, untrained
 from rules.pathfinder.commands import Repair
 from rules.pathfinder.engine_stats import craft_dc
@@ -17,8 +19,6 @@ from rules.pathfinder.events import (
     Event,
 )
 from rules.pathfinder.guards import actor_checks
-from rules.pathfinder.lookup import creature, spec_of
-from rules.pathfinder.lookup import engine as get_engine
 from rules.pathfinder.sizes import size_index
 from rules.pathfinder.state import Engine, PfState
 from rules.pathfinder.time import ROUNDS_PER_MINUTE, engine_busy

@@ -6,9 +6,10 @@ order, and a tuple keeps it through every JSON round trip (a dict would not surv
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
+from rules.declare import wire
 from rules.pathfinder.sizes import Size
 
 Wind = Literal["none", "light", "moderate", "strong", "severe", "windstorm", "storm", "hurricane", "tornado"]
@@ -22,6 +23,8 @@ ScheduledKind = Literal[
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Square:
+    """A PF-GEN-04 grid square; the grid has no edge, so any integers."""
+
     x: int
     y: int
 
@@ -31,7 +34,7 @@ class Target:
     """What an engine aims at or attacks: an entity (by kind and id) or a square (PF-AIM-01)."""
 
     kind: TargetKind
-    id: str | None = None
+    id: str | None = field(default=None, metadata=wire(ref_from="kind"))
     square: Square | None = None
 
 
@@ -39,15 +42,34 @@ class Target:
 class Options:
     """The house rules of §5, fixed at creation (PF-GEN-02)."""
 
-    crew_equivalence: Literal["aon", "printed"] = "aon"
-    diminished_doubles_load: bool = False
-    diminished_crew_can_move: bool = False
-    max_range_increments: int = 10
-    targeting_platform: bool = False
-    ram_always_nonproficient: bool = False
-    gun_training_on_siege_firearms: bool = False
-    field_repair_light_ranged_dc: int = 30
-    validate_feat_prerequisites: bool = True
+    crew_equivalence: Literal["aon", "printed"] = field(
+        default="aon", metadata=wire(doc="PF-CREW-02: crew equivalents by the AoN table or the printed one")
+    )
+    diminished_doubles_load: bool = field(
+        default=False,
+        metadata=wire(doc="PF-CREW-04, PF-LOAD-01: a diminished crew doubles the load requirement"),
+    )
+    diminished_crew_can_move: bool = field(
+        default=False, metadata=wire(doc="PF-CREW-04: a diminished crew may move the engine")
+    )
+    max_range_increments: int = field(
+        default=10, metadata=wire(doc="PF-AIM-05: the farthest range increment", minimum=1)
+    )
+    targeting_platform: bool = field(
+        default=False, metadata=wire(doc="PF-DIRECT-02: targeting platforms are in play")
+    )
+    ram_always_nonproficient: bool = field(
+        default=False, metadata=wire(doc="PF-ASSAULT-01: rams always take the nonproficiency penalty")
+    )
+    gun_training_on_siege_firearms: bool = field(
+        default=False, metadata=wire(doc="PF-MISFIRE-02: Gun Training applies to siege firearms")
+    )
+    field_repair_light_ranged_dc: int = field(
+        default=30, metadata=wire(doc="PF-REPAIR-02: the Field Repair DC for light ranged engines")
+    )
+    validate_feat_prerequisites: bool = field(
+        default=True, metadata=wire(doc="PF-FEAT-01: add_creature checks feat prerequisites")
+    )
 
 
 # --- creatures -----------------------------------------------------------------------------------
@@ -62,8 +84,8 @@ class Saves:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Skill:
-    ranks: int = 0
-    modifier: int = 0
+    ranks: int = field(default=0, metadata=wire(minimum=0))
+    modifier: int = field(default=0, metadata=wire(doc="may be given with 0 ranks"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -76,8 +98,8 @@ class Skills:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Inside:
-    engine_id: str
-    level: Level | None = None  # required for a siege tower, None for a gallery
+    engine_id: str = field(metadata=wire(ref="engine"))
+    level: Level | None = field(default=None, metadata=wire(doc="towers: required; galleries: ignored"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -129,12 +151,14 @@ class Creature:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Armor:
-    armor_bonus: int
-    enhancement: int = 0
+    """PF-DEF-03; shields are not armor. Enhancement without masterwork is the rules' `not_masterwork`."""
+
+    armor_bonus: int = field(metadata=wire(minimum=0))
+    enhancement: int = field(default=0, metadata=wire(minimum=0))
     category: Literal["light", "medium", "heavy"]
     metal: bool
     masterwork: bool = False
-    base_price_gp: int
+    base_price_gp: int = field(metadata=wire(minimum=0))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -148,9 +172,9 @@ class RamSetup:
 class Successive:
     """Successive-shot state for the current aimed square (PF-INDIRECT-05)."""
 
-    seen_misses: int = 0
-    unseen_misses: int = 0
-    reported_misses: int = 0
+    seen_misses: int = field(default=0, metadata=wire(minimum=0))
+    unseen_misses: int = field(default=0, metadata=wire(minimum=0))
+    reported_misses: int = field(default=0, metadata=wire(minimum=0))
     hit: bool = False
 
 
@@ -194,7 +218,9 @@ class Engine:
     enhancement: int = 0
     enchantment_price_bonus: int = 0
     armor: Armor | None = None
-    targeting_platform: bool = False
+    targeting_platform: bool = field(
+        default=False, metadata=wire(doc="PF-DIRECT-02: targeting platforms are in play")
+    )
     ram: RamSetup | None = None  # rams only
     assembled: bool = True
     # crew (PF-CREW-01)

@@ -6,9 +6,9 @@ from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder import structure_stats as table
+from rules.pathfinder.board import structure
 from rules.pathfinder.commands import AddStructure
 from rules.pathfinder.events import Event, StructureAdded
-from rules.pathfinder.lookup import structure
 from rules.pathfinder.state import PfState, Square, Structure
 from rules.ruleset import Outcome
 

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rules.errors import Rejected
+from rules.pathfinder.board import creature, engine, structure
 from rules.pathfinder.catalog import EngineSpec
 from rules.pathfinder.geometry import distance_ft
-from rules.pathfinder.lookup import creature, engine, structure
 from rules.pathfinder.state import Creature, Engine, PfState, Square, Structure, Target
 
 Mode = Literal["direct", "indirect", "area"]

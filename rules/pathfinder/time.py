@@ -7,9 +7,9 @@ from dataclasses import replace
 from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
+from rules.pathfinder.board import find_engine
 from rules.pathfinder.commands import AdvanceRound
 from rules.pathfinder.events import ActionKind, Event, RoundsAdvanced, ScheduledEffectCompleted
-from rules.pathfinder.lookup import find_engine
 from rules.pathfinder.magic import effective_enhancement
 from rules.pathfinder.state import Actions, Creature, Engine, PfState, Scheduled
 from rules.ruleset import Outcome

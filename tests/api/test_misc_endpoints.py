@@ -6,6 +6,7 @@ from flask.testing import FlaskClient
 
 from eventstore.config import connect
 from eventstore.protocol import EventStore
+from rules.describe import describe
 from rules.registry import get_ruleset
 from service.app import create_app
 from tests.api.helpers import assert_problem
@@ -23,7 +24,7 @@ def test_a_ruleset_is_described_by_the_ruleset_itself(client: FlaskClient) -> No
     described = client.get("/rulesets/epic")
 
     assert described.status_code == 200
-    assert described.get_json() == get_ruleset("epic").describe()
+    assert described.get_json() == describe(get_ruleset("epic"))
 
 
 def test_an_unknown_ruleset_is_a_404(client: FlaskClient) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from rules.describe import describe
 from rules.pathfinder.catalog import AMMUNITION, ENGINES, DiceExpr, raw_catalog
 from rules.registry import get_ruleset
 
@@ -51,12 +52,12 @@ def test_engine_families_name_the_rules_they_follow() -> None:
 
 
 def test_the_description_serves_commands_dice_options_and_the_whole_catalog() -> None:
-    described = get_ruleset("pathfinder").describe()
+    described = describe(get_ruleset("pathfinder"))
     assert len(described["commands"]) == 23
-    fire = {f["name"]: f for f in described["commands"]["fire"]["fields"]}
-    assert fire["engine_id"]["required"] and fire["line_of_sight"]["default"] is True
-    assert fire["crew_sees_landing"]["default_from"] == "line_of_sight"
-    assert described["dice_slots"]["scatter_direction"] == "d8"
+    fire = described["commands"]["fire"]["body"]
+    assert "engine_id" in fire["required"] and fire["properties"]["line_of_sight"]["default"] is True
+    assert fire["properties"]["crew_sees_landing"]["description"] == "default: line_of_sight"
+    assert described["dice_slots"]["scatter_direction"]["die"] == "d8"
     assert described["options"]["max_range_increments"]["default"] == 10
     assert described["catalog"]["engines"] == raw_catalog()["engines"]
     assert described["catalog"]["ammunition"] == raw_catalog()["ammunition_types"]
