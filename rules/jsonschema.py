@@ -31,11 +31,12 @@ def command_schema(record: type, dice: Mapping[str, JSON]) -> dict[str, JSON]:
     spec = spec_of(record)
     body = record_schema(record)
     properties = {"type": {"const": spec.name}, **body["properties"], "dice": dice}
+    notes = " ".join(n for n in (spec.doc, body.get("description")) if n)
     return {
+        **body,
         "$schema": DIALECT,
         "title": spec.name,
-        "description": spec.doc,
-        **body,
+        "description": notes,
         "properties": properties,
         "required": ["type", *body["required"]],
     }

@@ -9,13 +9,13 @@ from rules.dice import Dice
 from rules.pathfinder.commands import COMMANDS, Command
 from rules.pathfinder.decide import decide
 from rules.pathfinder.describe import extra
-from rules.pathfinder.dice_slots import DICE_SLOTS
+from rules.pathfinder.dice_slots import SLOTS
 from rules.pathfinder.events import Event
 from rules.pathfinder.evolve import evolve
 from rules.pathfinder.reasons import REASONS
 from rules.pathfinder.refs import owner
 from rules.pathfinder.state import Options, PfState
-from rules.ruleset import Ruleset, Slot
+from rules.ruleset import Ruleset
 
 
 def initial_state(options: Mapping[str, JSON]) -> PfState:
@@ -42,7 +42,7 @@ RULESET: Ruleset[Command, Event, PfState] = Ruleset(
     rules_version="pathfinder-1",
     title="Pathfinder 1e siege engines",
     commands=COMMANDS,
-    slots={name: Slot(faces=faces) for name, faces in DICE_SLOTS.items()},
+    slots=SLOTS,
     options=Options,
     reasons=REASONS,
     initial_state=initial_state,
