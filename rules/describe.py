@@ -9,7 +9,8 @@ from typing import Any
 from rules.codec import JSON, encode
 from rules.declare import plan, spec_of
 from rules.dice import MAX_VALUES_PER_SLOT
-from rules.jsonschema import command_schema, field_schema
+from rules.fold import CONCLUDE
+from rules.jsonschema import DIALECT, command_schema, field_schema
 from rules.ruleset import Ruleset
 
 
@@ -20,7 +21,10 @@ def describe(ruleset: Ruleset[Any, Any, Any]) -> dict[str, JSON]:
         "title": ruleset.title,
         "rules_version": ruleset.rules_version,
         "phases": list(ruleset.phases),
-        "commands": {name: _command(ruleset, record, dice) for name, record in ruleset.commands.items()},
+        "commands": {
+            **{name: _command(ruleset, record, dice) for name, record in ruleset.commands.items()},
+            CONCLUDE: _conclude(dice),
+        },
         "dice_slots": {name: _slot(ruleset, name) for name in ruleset.slots},
         "options": _options(ruleset),
         "reason_codes": dict(ruleset.reasons),
@@ -49,6 +53,22 @@ def _command(ruleset: Ruleset[Any, Any, Any], record: type, dice: JSON) -> dict[
         "body": command_schema(record, dice),
         "example": {"type": spec.name, **(spec.example or {})},
     }
+
+
+def _conclude(dice: JSON) -> dict[str, JSON]:
+    """`conclude` is every ruleset's, handled by the fold itself (rules/fold.py)."""
+    doc = "Ends the battle and reveals the dice seed, so anyone can recompute every roll (DESIGN §3.4)."
+    body: dict[str, JSON] = {
+        "$schema": DIALECT,
+        "title": CONCLUDE,
+        "description": doc,
+        "type": "object",
+        "properties": {"type": {"const": CONCLUDE}, "dice": dice},
+        "required": ["type"],
+        "additionalProperties": False,
+    }
+    example: dict[str, JSON] = {"type": CONCLUDE}
+    return {"doc": doc, "phases": [], "dice": [], "referee_only": True, "body": body, "example": example}
 
 
 def _slot(ruleset: Ruleset[Any, Any, Any], name: str) -> dict[str, JSON]:
