@@ -42,7 +42,12 @@ def build(record: type[T], data: JSON) -> T:
 @cache
 def _builder(record: type) -> Converter:
     steps = tuple((p.name, p.required, _field(p)) for p in plan(record))
-    copies = tuple((p.name, str(p.facts.default_from)) for p in plan(record) if _copies(record, p))
+    defaults = {p.name: p.default for p in plan(record)}
+    copies = tuple(
+        (p.name, str(p.facts.default_from), defaults[str(p.facts.default_from)])
+        for p in plan(record)
+        if _copies(record, p)
+    )
 
     def make(data: JSON) -> Any:
         if not isinstance(data, Mapping):
@@ -54,9 +59,9 @@ def _builder(record: type) -> Converter:
                 kwargs[name] = convert(value)
             elif required:
                 raise Rejected("invalid_field")
-        for name, source in copies:
+        for name, source, fallback in copies:
             if kwargs.get(name) is None:
-                kwargs[name] = kwargs.get(source, _default_of(record, source))
+                kwargs[name] = kwargs.get(source, fallback)
         return record(**kwargs)
 
     return make
@@ -65,10 +70,6 @@ def _builder(record: type) -> Converter:
 def _copies(record: type, p: FieldPlan) -> bool:
     """`default_from` names a sibling field (not a rule id): the omitted value copies it."""
     return p.facts.default_from in {q.name for q in plan(record)}
-
-
-def _default_of(record: type, name: str) -> Any:
-    return next(p.default for p in plan(record) if p.name == name)
 
 
 def _field(p: FieldPlan) -> Converter:
@@ -166,8 +167,9 @@ def _tagged(tag: str, variants: Mapping[str, type], facts: Wire) -> Converter:
     builders = {k: _builder(v) for k, v in allowed.items()}
 
     def convert(value: JSON) -> Any:
-        if isinstance(value, Mapping) and value.get(tag) in builders:
-            return builders[value[tag]](value)
+        chosen = value.get(tag) if isinstance(value, Mapping) else None
+        if isinstance(chosen, str) and chosen in builders:
+            return builders[chosen](value)
         raise Rejected("invalid_field")
 
     return convert

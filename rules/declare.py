@@ -190,9 +190,13 @@ def shape_of(tp: Any) -> Shape:
         else:
             inner = _tagged(others)
         if markers and others:
+            if not isinstance(inner, Rec | Tagged):  # a marker beside text could be sent as data
+                raise TypeError(f"a default marker needs a record beside it, not {tp!r}")
             inner = Sentinel(inner)
         return Nullable(inner) if nullable else inner
     if origin is Literal:
+        if not all(isinstance(value, str) for value in get_args(tp)):
+            raise TypeError(f"only string literals have a wire shape, not {tp!r}")
         return Choice(tuple(get_args(tp)))
     if origin is tuple:
         return Seq(shape_of(get_args(tp)[0]))
@@ -210,6 +214,24 @@ def shape_of(tp: Any) -> Shape:
 def _tagged(options: list[Any]) -> Tagged:
     variants = {kind: option for option in options for kind in get_args(_hints(option)["kind"])}
     return Tagged("kind", variants)
+
+
+def record_doc(record: type) -> str | None:
+    """A record's own docstring, on one line (dataclasses make one up from the signature when none)."""
+    doc = record.__doc__
+    if not doc or doc.startswith(record.__name__ + "("):
+        return None
+    return " ".join(doc.split())
+
+
+def described(p: FieldPlan) -> str | None:
+    """What a schema says of a field in words: its doc, a uniqueness JSON Schema cannot say, its default."""
+    notes = [p.facts.doc] if p.facts.doc else []
+    if p.facts.unique_by:
+        notes.append(f"each `{p.facts.unique_by}` at most once")
+    if p.facts.default_from:
+        notes.append(f"default: {p.facts.default_from}")
+    return "; ".join(notes) or None
 
 
 def stated_default(p: FieldPlan) -> bool:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from rules.codec import JSON, encode
+from rules.declare import CommandRecord
 from rules.dice import Dice, stream_key
 from rules.errors import Rejected
 from rules.events import event_name
@@ -128,6 +129,8 @@ def _decide(
     if entry.type not in ruleset.commands:
         raise Rejected("unknown_command")
     command = ruleset.parse(entry.type, entry.data)
+    if isinstance(command, CommandRecord) and command.invalid():
+        raise Rejected("invalid_field")  # spec §2: a combination of fields, checked before anything else
     decided = ruleset.decide(command, battle.game, dice)
     game = battle.game
     for event in decided.events:

@@ -18,7 +18,9 @@ from rules.declare import (
     Shape,
     Tagged,
     Wire,
+    described,
     plan,
+    record_doc,
     spec_of,
     stated_default,
 )
@@ -37,6 +39,7 @@ def command_schema(record: type, dice: Mapping[str, JSON]) -> dict[str, JSON]:
         "$schema": DIALECT,
         "title": spec.name,
         "description": notes,
+        "$comment": "integers are JSON integers: 1.0 is refused; ids are 1-128 characters",
         "properties": properties,
         "required": ["type", *body["required"]],
     }
@@ -48,13 +51,16 @@ def record_schema(record: type, tag: str | None = None) -> dict[str, Any]:
     required: list[str] = []
     for p in plan(record):
         properties[p.name] = field_schema(p)
+        if p.name == tag:  # a variant names itself: required, with no default to fall back on
+            properties[p.name] = {k: v for k, v in properties[p.name].items() if k != "default"}
         if p.required or p.name == tag:
             required.append(p.name)
-    described: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
-    described["additionalProperties"] = False
-    if record.__doc__ and not record.__doc__.startswith(record.__name__ + "("):
-        described["description"] = " ".join(record.__doc__.split())
-    return described
+    schema: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
+    schema["additionalProperties"] = False
+    doc = record_doc(record)
+    if doc:
+        schema["description"] = doc
+    return schema
 
 
 def field_schema(p: FieldPlan) -> dict[str, JSON]:
@@ -67,11 +73,9 @@ def field_schema(p: FieldPlan) -> dict[str, JSON]:
         schema = shape_schema(shape.inner, facts)
     else:
         schema = shape_schema(shape, facts)
-    notes = [facts.doc] if facts.doc else []
-    if facts.default_from:
-        notes.append(f"default: {facts.default_from}")
+    notes = described(p)
     if notes:
-        schema = {**schema, "description": "; ".join(notes)}
+        schema = {**schema, "description": notes}
     if not p.required and stated_default(p):
         schema = {**schema, "default": encode(p.default)}
     return schema

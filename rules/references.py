@@ -70,20 +70,24 @@ def _walk(record: object, acting: bool) -> Iterator[tuple[Ref, bool]]:
 
 @cache
 def _relevant(record: type) -> tuple[tuple[str, str | None, str | None, bool, bool], ...]:
-    """The fields that name ids or hold records that may (computed once per record type)."""
+    """The fields that name ids, or hold records that do (computed once per record type: the walk runs in
+    every command's first checks)."""
     return tuple(
-        (p.name, p.facts.ref, p.facts.ref_from, p.facts.acts, _holds_records(p.shape))
+        (p.name, p.facts.ref, p.facts.ref_from, p.facts.acts, _names_ids(p.shape))
         for p in plan(record)
-        if p.facts.ref or p.facts.ref_from or _holds_records(p.shape)
+        if p.facts.ref or p.facts.ref_from or _names_ids(p.shape)
     )
 
 
-def _holds_records(shape: Shape) -> bool:
+def _names_ids(shape: Shape) -> bool:
+    """Whether a field of this shape holds a record that names an id, at any depth."""
     match shape:
-        case Rec() | Tagged():
-            return True
+        case Rec(record):
+            return bool(_relevant(record))
+        case Tagged(_, variants):
+            return any(_relevant(variant) for variant in variants.values())
         case Nullable(inner) | Sentinel(inner) | Seq(inner):
-            return _holds_records(inner)
+            return _names_ids(inner)
         case _:
             return False
 

@@ -1,12 +1,24 @@
-"""Which rulesets exist; each is imported on first use so a process pays only for what it folds."""
+"""Which rulesets exist; each is imported on first use so a process pays only for what it folds.
+
+Named by a literal, a ruleset comes back with its own command, event and state types; named by a string
+read at run time (a battle's header), it is `Ruleset[Any, Any, Any]`: which one is known only then.
+"""
 
 from __future__ import annotations
 
 import importlib
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from rules.ruleset import Ruleset
+
+if TYPE_CHECKING:  # the types only: importing the rulesets here would load both in every process
+    from rules.epic.commands import Command as EpicCommand
+    from rules.epic.events import Event as EpicEvent
+    from rules.epic.state import EpicState
+    from rules.pathfinder.commands import Command as PathfinderCommand
+    from rules.pathfinder.events import Event as PathfinderEvent
+    from rules.pathfinder.state import PfState
 
 RULESET_MODULES = {"epic": "rules.epic", "pathfinder": "rules.pathfinder"}
 
@@ -19,8 +31,18 @@ def ruleset_names() -> list[str]:
     return [name for name in RULESET_MODULES if _available(name)]
 
 
-@cache
+@overload
+def get_ruleset(name: Literal["epic"]) -> Ruleset[EpicCommand, EpicEvent, EpicState]: ...
+@overload
+def get_ruleset(name: Literal["pathfinder"]) -> Ruleset[PathfinderCommand, PathfinderEvent, PfState]: ...
+@overload
+def get_ruleset(name: str) -> Ruleset[Any, Any, Any]: ...
 def get_ruleset(name: str) -> Ruleset[Any, Any, Any]:
+    return _load(name)
+
+
+@cache
+def _load(name: str) -> Ruleset[Any, Any, Any]:
     if name not in RULESET_MODULES:
         raise UnknownRuleset(name)
     module = importlib.import_module(RULESET_MODULES[name])

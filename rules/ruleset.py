@@ -1,11 +1,12 @@
 """What every ruleset provides to the fold, the API and the workers: one frozen record of pure functions,
-generic over the ruleset's command (C), event (E) and state (S) types so mypy sees through the registry."""
+generic over the ruleset's command (C), event (E) and state (S) types: `get_ruleset("epic")` is typed with
+epic's own (rules/registry.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Generic, Literal, TypeVar
+from typing import Generic, TypeVar
 
 from rules.build import build
 from rules.codec import JSON, encode
@@ -63,14 +64,10 @@ class Ruleset(Generic[C, E, S]):
     owner: Callable[[S, str, str], frozenset[str] | None]
     # what only this ruleset describes (the pathfinder catalog), added to GET /rulesets/{name}
     extra: Callable[[], Mapping[str, JSON]] = dict
-    # how `unused_dice` is written in results: {slot: values} (epic) or [slot names] (pathfinder)
-    unused_dice_style: Literal["values", "names"] = "values"
-    dice_slots: Mapping[str, int | None] = field(init=False)
     default_options: Mapping[str, JSON] = field(init=False)
 
     def __post_init__(self) -> None:
-        # derived once: the dice check and battle creation read them for every command
-        object.__setattr__(self, "dice_slots", {name: s.faces for name, s in self.slots.items()})
+        # derived once: battle creation and every fold's first step read them
         object.__setattr__(self, "default_options", encode(self.options()))
 
     def parse(self, command_type: str, data: Mapping[str, JSON]) -> C:

@@ -14,7 +14,7 @@ BAD_VALUE = f"Dice values are integers ≥ 1: one, or a list of at most {MAX_VAL
 
 
 class Dice(fields.Field[dict[str, Any]]):
-    """Slots come from the ruleset's `dice_slots`; values must be integers ≥ 1. Whether a value fits the
+    """Slots come from the ruleset's `slots`; values must be integers ≥ 1. Whether a value fits the
     die, and whether the count fits the roll, is judged by the rules (a rejected outcome, not a 422)."""
 
     default_error_messages = {"invalid": "Dice are an object: slot name → an integer or a list of integers."}
@@ -24,7 +24,7 @@ class Dice(fields.Field[dict[str, Any]]):
         self.ruleset = ruleset
 
     def slots(self) -> Collection[str]:
-        return get_ruleset(self.ruleset).dice_slots.keys()
+        return get_ruleset(self.ruleset).slots.keys()
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[str, Any]:
         if not isinstance(value, dict):

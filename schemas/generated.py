@@ -26,7 +26,9 @@ from rules.declare import (
     Shape,
     Tagged,
     Wire,
+    described,
     plan,
+    record_doc,
     spec_of,
     stated_default,
 )
@@ -57,11 +59,16 @@ def command_schema(prefix: str, base: type[Schema], record: type) -> type[Schema
 
 
 @cache
-def record_schema(prefix: str, record: type) -> type[Schema]:
-    """The schema of a nested record, one class per record (shared by every field that holds it)."""
+def record_schema(prefix: str, record: type, tag: str | None = None) -> type[Schema]:
+    """The schema of a nested record, one class per record (shared by every field that holds it); `tag`
+    names the member a tagged variant must send."""
     members: dict[str, Any] = _members(prefix, record)
-    if record.__doc__ and not record.__doc__.startswith(record.__name__ + "("):
-        members["__doc__"] = record.__doc__
+    if tag is not None:
+        values = [p.shape.values for p in plan(record) if p.name == tag and isinstance(p.shape, Choice)]
+        members[tag] = fields.String(required=True, validate=validate.OneOf(values[0]))
+    doc = record_doc(record)
+    if doc:
+        members["__doc__"] = doc
     members["__module__"] = __name__
     return type(f"{prefix}{record.__name__}Schema", (StrictSchema,), members)
 
@@ -72,9 +79,9 @@ def _members(prefix: str, record: type) -> dict[str, fields.Field[Any]]:
 
 def _field(prefix: str, p: FieldPlan) -> fields.Field[Any]:
     metadata: dict[str, Any] = {}
-    notes = [n for n in (p.facts.doc, p.facts.default_from and f"default: {p.facts.default_from}") if n]
+    notes = described(p)
     if notes:
-        metadata["description"] = "; ".join(notes)
+        metadata["description"] = notes
     if not p.required and stated_default(p):
         metadata["default"] = encode(p.default)
     nullable = isinstance(p.shape, Nullable) and not p.facts.omit_only
@@ -104,7 +111,7 @@ def _shaped(prefix: str, shape: Shape, facts: Wire, options: Mapping[str, Any]) 
             return fields.Nested(record_schema(prefix, record), **options)
         case Tagged(tag, variants):
             allowed = {k: v for k, v in variants.items() if not facts.choices or k in facts.choices}
-            schemas = {k: record_schema(prefix, v) for k, v in allowed.items()}
+            schemas = {k: record_schema(prefix, v, tag) for k, v in allowed.items()}
             return TaggedUnion(tag=tag, variants=schemas, **options)
 
 

@@ -50,3 +50,8 @@ def _available(name: str) -> bool:
     except (ImportError, AttributeError):
         return False
     return True
+
+
+def reason_component(ruleset: str) -> str:
+    """The OpenAPI component listing a ruleset's reason codes with their meanings."""
+    return f"{ruleset.capitalize()}ReasonCode"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import INCLUDE, Schema, fields
 
 from schemas.base import described, one_of
+from schemas.registry import reason_component, schema_rulesets
 
 HASH = {"description": "hex SHA-256 of the entry chain (DESIGN §3.2)"}
 
@@ -56,7 +57,17 @@ class OutcomeSchema(ViewSchema):
     version = fields.Integer(required=True)
     type = fields.String(required=True)
     status = one_of("applied", "rejected", required=True)
-    reason = fields.String(allow_none=True, required=True, **described("the spec's code when rejected"))
+    reason = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "the spec's code when rejected (the battle's ruleset's list); null when applied",
+            "anyOf": [
+                *({"$ref": f"#/components/schemas/{reason_component(name)}"} for name in schema_rulesets()),
+                {"type": "null"},
+            ],
+        },
+    )
     result = fields.Dict(allow_none=True, required=True, metadata={"description": "null when rejected"})
     rolls = fields.List(fields.Nested(RollSchema), required=True)
     summary = fields.String(required=True)

@@ -6,8 +6,9 @@ from typing import Any
 
 from apispec import APISpec
 
+from rules.registry import get_ruleset
 from schemas.commands import command_schemas
-from schemas.registry import schema_rulesets
+from schemas.registry import reason_component, schema_rulesets
 
 REF = "#/components/schemas/"
 
@@ -36,3 +37,13 @@ def register_commands(spec: APISpec) -> None:
             "discriminator": {"propertyName": "type", "mapping": mapping},
         }
         spec.components.schema(union_name(ruleset), union)
+        spec.components.schema(reason_component(ruleset), reasons_schema(ruleset))
+
+
+def reasons_schema(ruleset: str) -> dict[str, Any]:
+    """Every reason code a rejected outcome of the ruleset can carry, each with its meaning."""
+    reasons = get_ruleset(ruleset).reasons
+    return {
+        "description": f"Why the {ruleset} rules refused a command.",
+        "oneOf": [{"const": code, "description": meaning} for code, meaning in reasons.items()],
+    }

@@ -1,4 +1,5 @@
-"""The checks every command passes first (spec §2 order): fields, ids, dice faces, phase, a living actor."""
+"""The checks every command passes first (spec §2 order; a combination of fields that is invalid was refused
+when the record was built): ids, new ids, dice faces, phase, a living actor."""
 
 from __future__ import annotations
 
@@ -14,8 +15,6 @@ from rules.references import actors, new_ids, references
 
 
 def check_first(command: Command, state: EpicState, dice: Dice) -> None:
-    if command.invalid():
-        raise Rejected("invalid_field")
     if not all(known(state, kind, entity_id) for kind, entity_id in references(command)):
         raise Rejected("unknown_entity")
     if any(exists(state, entity_id) for entity_id in new_ids(command)):

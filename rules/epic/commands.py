@@ -125,9 +125,6 @@ class Move(CommandRecord):
         default=None, metadata=wire(ref="section", doc="required to cross between outside and inside")
     )
 
-    def invalid(self) -> bool:
-        return self.to.kind == "embarked"
-
 
 @command(
     "embark",
@@ -249,7 +246,7 @@ class Barrage(CommandRecord):
     def invalid(self) -> bool:
         no_target = not self.target_stand_ids and not self.target_section_ids
         repeats = _repeats(self.target_stand_ids) or _repeats(self.target_section_ids)
-        return no_target or _repeats(self.stand_ids) or repeats
+        return no_target or repeats  # stand_ids repeats are refused with the record (unique)
 
 
 @command(

@@ -53,5 +53,4 @@ RULESET: Ruleset[Command, Event, PfState] = Ruleset(
     decode_state=decode_state,
     owner=owner,
     extra=extra,
-    unused_dice_style="names",
 )

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from flask import Response
 
+from rules.codec import JSON
 from rules.describe import describe as describe_ruleset
 from rules.registry import get_ruleset
 from schemas.registry import schema_rulesets
@@ -36,4 +39,10 @@ def describe(name: str) -> Response:
         raise Problem(
             404, "ruleset-not-found", "No such ruleset", f"Known rulesets: {', '.join(schema_rulesets())}."
         )
-    return json_response(describe_ruleset(get_ruleset(name)))
+    return json_response(description(name))
+
+
+@cache
+def description(name: str) -> dict[str, JSON]:
+    """Read off the declarations once per process: they never change while it runs."""
+    return describe_ruleset(get_ruleset(name))

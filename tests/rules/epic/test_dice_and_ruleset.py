@@ -204,7 +204,7 @@ def test_the_ruleset_record_names_every_command_slot_and_option() -> None:
         "operate_gate",
         "repair",
     }
-    assert dict(ruleset.dice_slots) == {
+    assert {name: slot.faces for name, slot in ruleset.slots.items()} == {
         s: 6 for s in ("attacker", "defender", "save", "to_hit", "unit_save", "jam", "repair")
     }
     assert dict(ruleset.default_options) == {
