@@ -23,6 +23,8 @@ from service.token_cache import TokenCache
 TITLE = "Siege rules service"
 API_VERSION = "1"
 CONNECT_TIMEOUT_S = 5
+# no store call takes long (a `Prefer: wait` blocks 1 s at a time): past this Redis is unreachable (a 503)
+STORE_TIMEOUT_S = 5
 API_DOCS = "api-docs"  # flask-smorest's blueprint serving /openapi.json and /docs
 
 
@@ -37,7 +39,9 @@ def create_app(
     if store is None:
         store = _redis_store(config)
     if queue_redis is None:  # RQ needs a plain Redis (never a cluster), bytes replies
-        queue_redis = redis.Redis.from_url(config.queue_url, socket_connect_timeout=CONNECT_TIMEOUT_S)
+        queue_redis = redis.Redis.from_url(
+            config.queue_url, socket_connect_timeout=CONNECT_TIMEOUT_S, socket_timeout=STORE_TIMEOUT_S
+        )
     app = Flask(__name__)
     app.config.update(openapi_settings(TITLE, API_VERSION), MAX_CONTENT_LENGTH=config.max_body_bytes)
     app.extensions[EXTENSION] = Services(
@@ -65,4 +69,4 @@ def create_app(
 def _redis_store(config: ServiceConfig) -> EventStore:
     from eventstore.redis_store import RedisEventStore  # only when no store is handed in
 
-    return RedisEventStore(connect(config.redis_url))
+    return RedisEventStore(connect(config.redis_url, socket_timeout=STORE_TIMEOUT_S))
