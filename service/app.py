@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any, cast
 
 import redis
@@ -51,6 +52,7 @@ def create_app(
         battles=BattleCache(store, config.battle_cache_size),
         scheduler=Scheduler(store, queue_redis),
         tokens=TokenCache(config.battle_cache_size),
+        waiters=threading.BoundedSemaphore(config.max_waiters),
     )
     problems.install(app)
     auth.install(app)  # before the limiter: a request is counted against the token it authenticated

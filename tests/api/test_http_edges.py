@@ -1,12 +1,20 @@
-"""HTTP edges of issue 8: duplicate names refused in linear time, an ASCII-only Idempotency-Key, and
-the request id every answer echoes."""
+"""HTTP edges of issue 8: duplicate names refused in linear time, an ASCII-only Idempotency-Key, and a
+bound on the `Prefer: wait` answers one process holds at once."""
 
 from __future__ import annotations
 
+import threading
+import time
+from typing import Any
+
 import pytest
+import redis
 from flask.testing import FlaskClient
 
-from tests.api.helpers import WALL, assert_problem, create_battle, head_version, send
+from eventstore.protocol import EventStore
+from service.app import create_app
+from tests.api.helpers import CSM, WALL, assert_problem, create_battle, head_version, send
+from tests.fixtures.app import GmClient, config_for
 
 
 def test_a_body_repeating_one_name_thousands_of_times_is_a_400_naming_it_once(client: FlaskClient) -> None:
@@ -52,3 +60,30 @@ def test_a_printable_ascii_idempotency_key_is_taken(client: FlaskClient) -> None
 
     assert (first.status_code, again.status_code) == (202, 202)
     assert head_version(client, battle_id) == 2
+
+
+def test_past_the_waiters_cap_a_prefer_wait_is_answered_202_at_once(
+    redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str
+) -> None:
+    """A held wait keeps its thread; the next one past SIEGE_MAX_WAITERS declines the preference."""
+    app = create_app(
+        config_for(redis_url, max_waiters=1, max_wait_s=3.0), store=redis_store, queue_redis=redis_client
+    )
+    client = GmClient(app, app.response_class, use_cookies=False)
+    battle_id = create_battle(client)
+    wait = {"Prefer": "wait=3"}
+    first: list[int] = []
+    held = threading.Thread(
+        target=lambda: first.append(send(client, battle_id, WALL, headers=wait).status_code)
+    )
+    held.start()
+    while head_version(client, battle_id) < 2:  # the first command is in; its wait holds the one waiter
+        time.sleep(0.01)
+
+    declined = send(client, battle_id, CSM, headers=wait)
+
+    assert held.is_alive()
+    assert declined.status_code == 202
+    assert "Preference-Applied" not in declined.headers
+    held.join()
+    assert first == [202]  # no worker folded it: the wait ran out
