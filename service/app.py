@@ -13,6 +13,7 @@ from eventstore.protocol import EventStore
 from service import auth, cors, limits, problems
 from service.api import SiegeApi
 from service.battle_cache import BattleCache
+from service.bodies import CappedRequest
 from service.config import ServiceConfig
 from service.deps import EXTENSION, Services
 from service.docs import assets, openapi_settings
@@ -44,6 +45,7 @@ def create_app(
             config.queue_url, socket_connect_timeout=CONNECT_TIMEOUT_S, socket_timeout=STORE_TIMEOUT_S
         )
     app = Flask(__name__)
+    app.request_class = CappedRequest
     app.config.update(openapi_settings(TITLE, API_VERSION), MAX_CONTENT_LENGTH=config.max_body_bytes)
     app.extensions[EXTENSION] = Services(
         config=config,
