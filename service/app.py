@@ -10,7 +10,7 @@ from flask import Blueprint, Flask
 
 from eventstore.config import connect
 from eventstore.protocol import EventStore
-from service import auth, cors, limits, problems
+from service import auth, cors, limits, logs, problems
 from service.api import SiegeApi
 from service.battle_cache import BattleCache
 from service.bodies import CappedRequest
@@ -56,6 +56,7 @@ def create_app(
         tokens=TokenCache(config.battle_cache_size),
         waiters=threading.BoundedSemaphore(config.max_waiters),
     )
+    logs.install(app)  # first: the request id is set before any other hook can log
     problems.install(app)
     auth.install(app)  # before the limiter: a request is counted against the token it authenticated
     cors.install(app, config)
