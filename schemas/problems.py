@@ -19,3 +19,8 @@ class ProblemSchema(Schema):
     errors = fields.Dict(metadata={"description": "validation problems: the offending fields and why"})
     current_version = fields.Integer(metadata={"description": "412: the battle's current head version"})
     version = fields.Integer(metadata={"description": "idempotency-key-reused: the version the key answered"})
+    checks = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "not-ready (GET /readyz): each dependency, `ok` or `unavailable`"},
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any, cast
 
 import redis
@@ -9,9 +10,10 @@ from flask import Blueprint, Flask
 
 from eventstore.config import connect
 from eventstore.protocol import EventStore
-from service import auth, cors, limits, problems
+from service import auth, cors, limits, logs, problems
 from service.api import SiegeApi
 from service.battle_cache import BattleCache
+from service.bodies import CappedRequest
 from service.config import ServiceConfig
 from service.deps import EXTENSION, Services
 from service.docs import assets, openapi_settings
@@ -23,6 +25,8 @@ from service.token_cache import TokenCache
 TITLE = "Siege rules service"
 API_VERSION = "1"
 CONNECT_TIMEOUT_S = 5
+# no store call takes long (a `Prefer: wait` blocks 1 s at a time): past this Redis is unreachable (a 503)
+STORE_TIMEOUT_S = 5
 API_DOCS = "api-docs"  # flask-smorest's blueprint serving /openapi.json and /docs
 
 
@@ -37,8 +41,11 @@ def create_app(
     if store is None:
         store = _redis_store(config)
     if queue_redis is None:  # RQ needs a plain Redis (never a cluster), bytes replies
-        queue_redis = redis.Redis.from_url(config.queue_url, socket_connect_timeout=CONNECT_TIMEOUT_S)
+        queue_redis = redis.Redis.from_url(
+            config.queue_url, socket_connect_timeout=CONNECT_TIMEOUT_S, socket_timeout=STORE_TIMEOUT_S
+        )
     app = Flask(__name__)
+    app.request_class = CappedRequest
     app.config.update(openapi_settings(TITLE, API_VERSION), MAX_CONTENT_LENGTH=config.max_body_bytes)
     app.extensions[EXTENSION] = Services(
         config=config,
@@ -47,7 +54,9 @@ def create_app(
         battles=BattleCache(store, config.battle_cache_size),
         scheduler=Scheduler(store, queue_redis),
         tokens=TokenCache(config.battle_cache_size),
+        waiters=threading.BoundedSemaphore(config.max_waiters),
     )
+    logs.install(app)  # first: the request id is set before any other hook can log
     problems.install(app)
     auth.install(app)  # before the limiter: a request is counted against the token it authenticated
     cors.install(app, config)
@@ -65,4 +74,4 @@ def create_app(
 def _redis_store(config: ServiceConfig) -> EventStore:
     from eventstore.redis_store import RedisEventStore  # only when no store is handed in
 
-    return RedisEventStore(connect(config.redis_url))
+    return RedisEventStore(connect(config.redis_url, socket_timeout=STORE_TIMEOUT_S))

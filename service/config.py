@@ -10,6 +10,7 @@ from typing import TypeVar
 from limits import parse_many
 
 from eventstore.config import StoreConfig
+from service import gunicorn_conf
 
 Number = TypeVar("Number", int, float)
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
@@ -22,6 +23,7 @@ class ServiceConfig:
     api_key: str | None = None  # SIEGE_API_KEY: the service key that may create battles; None: anyone may
     max_body_bytes: int = 64 * 1024  # SIEGE_MAX_BODY_BYTES
     max_wait_s: float = 10.0  # SIEGE_MAX_WAIT_S: cap on `Prefer: wait=N`
+    max_waiters: int = gunicorn_conf.threads - 2  # SIEGE_MAX_WAITERS: waits held at once per process
     page_default: int = 100  # SIEGE_PAGE_DEFAULT: `GET .../events` without `limit`
     page_max: int = 1000  # SIEGE_PAGE_MAX: larger `limit`s are clamped to this
     battle_cache_size: int = 10_000  # SIEGE_BATTLE_CACHE: battles whose header one process remembers
@@ -58,6 +60,7 @@ class ServiceConfig:
             api_key=env.get("SIEGE_API_KEY") or None,
             max_body_bytes=_read(env, "SIEGE_MAX_BODY_BYTES", int, base.max_body_bytes, minimum=1),
             max_wait_s=_read(env, "SIEGE_MAX_WAIT_S", float, base.max_wait_s, minimum=0),
+            max_waiters=_read(env, "SIEGE_MAX_WAITERS", int, base.max_waiters, minimum=0),
             page_default=_read(env, "SIEGE_PAGE_DEFAULT", int, base.page_default, minimum=1),
             page_max=_read(env, "SIEGE_PAGE_MAX", int, base.page_max, minimum=1),
             battle_cache_size=_read(env, "SIEGE_BATTLE_CACHE", int, base.battle_cache_size, minimum=1),

@@ -5,10 +5,19 @@ from __future__ import annotations
 from flask import Flask
 from flask_cors import CORS
 
+from service import logs
 from service.config import ServiceConfig
 
-REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "Prefer", "Last-Event-ID"]
-EXPOSED_HEADERS = ["ETag", "Location", "Link", "Retry-After", "Preference-Applied"]
+REQUEST_HEADERS = [
+    "Authorization",
+    "Content-Type",
+    "Idempotency-Key",
+    "If-Match",
+    "Prefer",
+    "Last-Event-ID",
+    logs.HEADER,
+]
+EXPOSED_HEADERS = ["ETag", "Location", "Link", "Retry-After", "Preference-Applied", logs.HEADER]
 PREFLIGHT_CACHE_S = 600
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -25,6 +26,7 @@ class Services:
     battles: BattleCache
     scheduler: Scheduler
     tokens: TokenCache
+    waiters: threading.BoundedSemaphore  # `Prefer: wait` answers in progress: a thread is left for the rest
 
 
 def services() -> Services:

@@ -17,17 +17,22 @@ def etag(chain_hash: str, qualifier: str | None = None) -> str:
     return f'"{chain_hash}{QUALIFIER}{qualifier}"' if qualifier else f'"{chain_hash}"'
 
 
-def tags(header: str | None) -> list[str] | None:
-    """The opaque tags of an If-Match / If-None-Match header, unquoted; None when absent, ["*"] for any."""
+def tags(header: str | None, *, strong: bool = False) -> list[str] | None:
+    """The opaque tags of an If-Match / If-None-Match header, unquoted; None when absent, ["*"] for any.
+
+    `strong` leaves weak tags (`W/"…"`) out: they never match in a strong comparison (RFC 9110 §8.8.3.2)."""
     if header is None:
         return None
     found = [tag.strip() for tag in header.split(",") if tag.strip()]
+    if strong:
+        return [tag.strip('"') for tag in found if not tag.startswith("W/")]
     return [tag.removeprefix("W/").strip('"') for tag in found]
 
 
 def matches_head(header: str | None, head: Head) -> bool | None:
-    """Whether If-Match names the head (None when the header is absent or `*`)."""
-    given = tags(header)
+    """Whether If-Match names the head (None when the header is absent or `*`); If-Match compares strongly
+    (RFC 9110 §13.1.1), so a weak tag names nothing and the answer is a 412."""
+    given = tags(header, strong=True)
     if given is None or "*" in given:
         return None
     heads = {tag.partition(QUALIFIER)[0] for tag in given}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,6 +15,7 @@ from service.problems import Problem
 
 JSON_MIMETYPE = "application/json"
 MAX_SAFE_INTEGER = 2**53 - 1  # I-JSON (RFC 7493 §2.2): what every JSON client reads back exactly
+NAMES_SHOWN = 10  # a refusal names this many repeated members, not thousands
 MAX_DEPTH = 32  # far deeper than any command; deeper bodies are refused before any schema walks them
 _SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")  # an escaped UTF-16 surrogate, maybe a lone one
 _WAIT = re.compile(r"(?:^|[\s,;])wait\s*=\s*\"?(\d+(?:\.\d+)?)\"?", re.IGNORECASE)
@@ -63,10 +65,14 @@ def _finite(text: str) -> float:
 
 
 def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """Linear in the pairs, also when refusing: a body of one name repeated costs no more than its parse."""
     members = dict(pairs)
     if len(members) != len(pairs):
-        repeated = sorted({name for name, _ in pairs if sum(1 for n, _ in pairs if n == name) > 1})
-        raise ValueError(f"duplicate member name(s): {', '.join(repeated)}")
+        counts = Counter(name for name, _ in pairs)
+        repeated = sorted(name for name, count in counts.items() if count > 1)
+        shown = ", ".join(name[:40] for name in repeated[:NAMES_SHOWN])
+        more = f" and {len(repeated) - NAMES_SHOWN} more" if len(repeated) > NAMES_SHOWN else ""
+        raise ValueError(f"duplicate member name(s): {shown}{more}")
     return members
 
 

@@ -28,9 +28,10 @@ log = logging.getLogger(__name__)
 
 
 def key() -> str | None:
+    """The key as sent: 1 to 255 printable ASCII characters (the draft's sf-string), else a 422."""
     found = request.headers.get(HEADER)
-    if found is not None and not 1 <= len(found) <= MAX_KEY:
-        raise validation_problem({HEADER: [f"Between 1 and {MAX_KEY} characters."]})
+    if found is not None and not (1 <= len(found) <= MAX_KEY and found.isascii() and found.isprintable()):
+        raise validation_problem({HEADER: [f"Between 1 and {MAX_KEY} printable ASCII characters."]})
     return found
 
 

@@ -45,8 +45,12 @@ def submit(deps: Services, battle_id: str) -> Response:
 def _answer(deps: Services, battle_id: str, appended: Appended) -> Response:
     location = f"/battles/{battle_id}/events/{appended.version}"
     wait_s = prefer_wait(deps.config.max_wait_s)
-    if wait_s is not None:
-        outcome = _await_outcome(deps, battle_id, appended.version, wait_s)
+    # a preference, not an order (RFC 7240): past SIEGE_MAX_WAITERS waits the answer is the 202 at once
+    if wait_s is not None and deps.waiters.acquire(blocking=False):
+        try:
+            outcome = _await_outcome(deps, battle_id, appended.version, wait_s)
+        finally:
+            deps.waiters.release()
         if outcome is not None:
             return json_response(
                 outcome, 200, {"Location": location, "Preference-Applied": f"wait={wait_s:g}"}

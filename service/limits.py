@@ -13,6 +13,7 @@ from service.config import ServiceConfig
 from service.problems import Problem
 
 STRATEGY = "fixed-window"  # one counter per window and caller: one round trip, nothing to prune
+COUNTER_TIMEOUT_S = 1  # a counter is one round trip: an unreachable Redis must not hold the request
 
 
 def install(app: Flask, config: ServiceConfig, *exempt: Blueprint) -> Limiter:
@@ -25,7 +26,11 @@ def install(app: Flask, config: ServiceConfig, *exempt: Blueprint) -> Limiter:
         strategy=STRATEGY,
         headers_enabled=False,  # they would stamp a Retry-After on every answer; a breach says its own
         on_breach=_breached,
-        swallow_errors=True,  # counters unreachable: serve rather than fail every request
+        # counters unreachable: count in this process's memory (one warning, no 500), and go back to Redis
+        # once it answers again (flask-limiter re-checks it with backoff, at most every 32 s)
+        in_memory_fallback_enabled=True,
+        swallow_errors=True,  # whatever else goes wrong with the counters: serve rather than fail
+        storage_options=_storage_options(config.rate_limit_storage_uri),
         key_prefix="siege-limits",
         enabled=config.rate_limited,
     )
@@ -50,3 +55,12 @@ def _budget() -> str:
     if principal.role == auth.SERVICE:
         return "service-key"
     return f"address:{request.remote_addr or 'unknown'}"
+
+
+def _storage_options(uri: str) -> dict[str, str | int]:
+    redis_like = uri.split(":", 1)[0] in ("redis", "rediss", "redis+sentinel", "redis+cluster")
+    return (
+        {"socket_timeout": COUNTER_TIMEOUT_S, "socket_connect_timeout": COUNTER_TIMEOUT_S}
+        if redis_like
+        else {}
+    )

@@ -9,6 +9,7 @@ from typing import Any, cast
 
 from flask import Flask, Response
 from marshmallow import ValidationError
+from redis import exceptions as redis_errors
 from werkzeug.exceptions import HTTPException
 
 from eventstore.protocol import (
@@ -37,6 +38,9 @@ HTTP_PROBLEMS = {
     500: ("internal", "Internal server error"),
 }
 RETRY_SOON = {"Retry-After": "1"}
+STORE_RETRY_AFTER_S = 2  # a restarted Redis answers within a second or two, its AOF loaded
+# unreachable, timed out, loading its AOF (BusyLoadingError is a ConnectionError), a cluster without quorum
+STORE_DOWN = (redis_errors.ConnectionError, redis_errors.TimeoutError, redis_errors.ClusterDownError)
 
 
 class Problem(Exception):
@@ -77,6 +81,8 @@ def install(app: Flask) -> None:
     app.register_error_handler(IdempotencyMismatch, _idempotency_mismatch)
     app.register_error_handler(IdempotencyInFlight, _idempotency_in_flight)
     app.register_error_handler(AppendContention, _contention)
+    for unavailable in STORE_DOWN:
+        app.register_error_handler(unavailable, store_unavailable)
     app.register_error_handler(HTTPException, _http_exception)
     app.register_error_handler(Exception, _unexpected)
 
@@ -112,6 +118,20 @@ def _contention(error: AppendContention) -> Response:
     detail = "Other commands kept landing first; nothing was appended. Send it again."
     return Problem(
         409, "contention", "The battle is busy", detail, headers=RETRY_SOON, current_version=error.current
+    ).response()
+
+
+def store_unavailable(error: Exception) -> Response:
+    """Redis does not answer: a 503 to retry, never a 500. A command whose append failed on the way may
+    still have landed, so the detail asks for a retry with the same Idempotency-Key."""
+    log.warning("event store unavailable: %s: %s", type(error).__name__, error)
+    detail = (
+        f"The event store does not answer ({type(error).__name__}). Retry after Retry-After seconds; "
+        "send a command again with the same Idempotency-Key, so it is never appended twice."
+    )
+    headers = {"Retry-After": str(STORE_RETRY_AFTER_S)}
+    return Problem(
+        503, "store-unavailable", "The event store is unavailable", detail, headers=headers
     ).response()
 
 

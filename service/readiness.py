@@ -6,13 +6,28 @@ import logging
 
 from eventstore.protocol import UnknownBattle
 from service.deps import Services
+from service.problems import STORE_RETRY_AFTER_S, Problem
 
 PROBE_BATTLE = "readyz-probe"  # never created: looking it up is a read that touches the store
+DEPENDENCIES = {"store": "the event store", "queue": "the queue Redis"}
 log = logging.getLogger(__name__)
 
 
 def probe(deps: Services) -> dict[str, str]:
     return {"store": _store(deps), "queue": _queue(deps)}
+
+
+def not_ready(checks: dict[str, str], down: list[str]) -> Problem:
+    """A 503 problem naming what does not answer; a load balancer asks again after Retry-After."""
+    detail = "Not answering: " + ", ".join(DEPENDENCIES[name] for name in down) + "."
+    return Problem(
+        503,
+        "not-ready",
+        "A dependency does not answer",
+        detail,
+        headers={"Retry-After": str(STORE_RETRY_AFTER_S)},
+        checks=checks,
+    )
 
 
 def _store(deps: Services) -> str:

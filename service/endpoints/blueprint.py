@@ -12,13 +12,15 @@ from service import auth
 View = TypeVar("View", bound=Callable[..., Any])
 BEARER = "bearerAuth"  # a battle's token
 SERVICE_KEY = "serviceKey"  # SIEGE_API_KEY
-# the refusals each access level can meet, documented with it: 403 only where some token is refused
+# the refusals each access level can meet, documented with it: 403 only where some token is refused, 503
+# (`store-unavailable`) wherever the event store is read
+STORE_DOWN = (503, "SERVICE_UNAVAILABLE")
 REFUSALS: dict[auth.Access, tuple[tuple[int, str], ...]] = {
     "public": ((429, "TOO_MANY_REQUESTS"),),
-    "create": ((401, "UNAUTHORIZED"), (429, "TOO_MANY_REQUESTS")),
-    "read": ((401, "UNAUTHORIZED"), (429, "TOO_MANY_REQUESTS")),
-    "command": ((401, "UNAUTHORIZED"), (403, "FORBIDDEN"), (429, "TOO_MANY_REQUESTS")),
-    "gm": ((401, "UNAUTHORIZED"), (403, "FORBIDDEN"), (429, "TOO_MANY_REQUESTS")),
+    "create": ((401, "UNAUTHORIZED"), (429, "TOO_MANY_REQUESTS"), STORE_DOWN),
+    "read": ((401, "UNAUTHORIZED"), (429, "TOO_MANY_REQUESTS"), STORE_DOWN),
+    "command": ((401, "UNAUTHORIZED"), (403, "FORBIDDEN"), (429, "TOO_MANY_REQUESTS"), STORE_DOWN),
+    "gm": ((401, "UNAUTHORIZED"), (403, "FORBIDDEN"), (429, "TOO_MANY_REQUESTS"), STORE_DOWN),
 }
 
 

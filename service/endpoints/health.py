@@ -8,7 +8,7 @@ from schemas.views import HealthSchema
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.httpio import json_response
-from service.readiness import probe
+from service.readiness import not_ready, probe
 
 blp = Blueprint("health", __name__, description="Health: liveness and readiness probes.")
 
@@ -22,11 +22,11 @@ def healthz() -> Response:
 
 @blp.route("/readyz", methods=["GET"])
 @blp.response(200, HealthSchema)
-@blp.alt_response(503, schema=HealthSchema, description="a dependency does not answer")
+@blp.alt_response(503, response="SERVICE_UNAVAILABLE", description="`not-ready`: `checks` names what is down")
 def readyz() -> Response:
     """Readiness: the event store and the queue Redis answer"""
     checks = probe(services())
-    ready = all(result == "ok" for result in checks.values())
-    return json_response(
-        {"status": "ok" if ready else "unavailable", "checks": checks}, 200 if ready else 503
-    )
+    down = [name for name, result in checks.items() if result != "ok"]
+    if down:
+        raise not_ready(checks, down)
+    return json_response({"status": "ok", "checks": checks})

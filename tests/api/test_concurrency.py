@@ -84,11 +84,24 @@ def test_if_match_takes_the_etag_of_any_read_at_the_head(
     assert send(client, battle_id, CSM, headers={"If-Match": etag}).status_code == 202
 
 
-@pytest.mark.parametrize("header", ['"2"', 'W/"2"', '"nope", "2"', "*"])
-def test_if_match_takes_the_head_version_weak_tags_lists_and_any(client: FlaskClient, header: str) -> None:
+@pytest.mark.parametrize("header", ['"2"', '"nope", "2"', 'W/"2", "2"', "*"])
+def test_if_match_takes_the_head_version_lists_and_any(client: FlaskClient, header: str) -> None:
     battle_id = create_battle(client)
     accepted(client, battle_id, WALL)
     assert send(client, battle_id, CSM, headers={"If-Match": header}).status_code == 202
+
+
+@pytest.mark.parametrize("read", ["", "/state"])
+def test_a_weak_if_match_never_matches_a_write(client: FlaskClient, read: str) -> None:
+    """RFC 9110 §13.1.1: If-Match compares strongly, so `W/` before the head's own tag is a 412."""
+    battle_id = create_battle(client)
+    accepted(client, battle_id, WALL)
+    head_tag = client.get(f"/battles/{battle_id}{read}").headers["ETag"]
+
+    for weak in (f"W/{head_tag}", 'W/"2"'):
+        refused = send(client, battle_id, CSM, headers={"If-Match": weak})
+        assert assert_problem(refused, 412, "stale-version")["current_version"] == 2
+    assert head_version(client, battle_id) == 2
 
 
 @pytest.mark.parametrize("read", ["", "/state", "/events/1"])

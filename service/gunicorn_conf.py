@@ -1,0 +1,46 @@
+"""gunicorn's settings for the API (`gunicorn -c python:service.gunicorn_conf -b HOST:PORT service.wsgi:app`).
+
+Threads, not sync workers: a `Prefer: wait` answer blocks on Redis (XREAD BLOCK, which releases the GIL)
+for up to SIEGE_MAX_WAIT_S, and with sync workers two of them held every worker, so `/healthz` waited.
+gthread keeps the code synchronous (no monkey-patching of redis-py or RQ, as gevent would need); the
+service caps concurrent waits per process below `threads` (SIEGE_MAX_WAITERS), so a thread is always free.
+Flags on the command line or in GUNICORN_CMD_ARGS override these."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from gunicorn.glogging import Logger  # type: ignore[import-untyped]
+
+workers = 2  # one process per core on the reference machine
+worker_class = "gthread"
+threads = 8  # per worker: a held wait costs a thread, not the process
+timeout = 30  # heartbeat: a worker whose main loop hangs this long is restarted (waits do not count)
+graceful_timeout = 15  # on SIGTERM, requests in flight finish, a 10 s wait included
+keepalive = 5  # seconds an idle keep-alive connection stays open
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None  # heartbeats on tmpfs, never a slow disk
+control_socket_disable = True  # gunicorn >= 25 opens ~/.gunicorn/gunicorn.ctl, one path for every instance
+
+
+class AppWritesAccessLines(Logger):  # type: ignore[misc]
+    """gunicorn's own lines go through `logconfig_dict`; the app writes the one access line per request
+    (service/logs.py), so gunicorn's, which a logging config turns on, is skipped before it is built."""
+
+    def access(self, *_: Any) -> None:
+        return None
+
+
+logger_class = AppWritesAccessLines
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "service.logs.JsonFormatter"}},
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
+    },
+    "root": {"level": "INFO", "handlers": ["stderr"]},
+    "loggers": {
+        "gunicorn.error": {"level": "INFO", "handlers": [], "propagate": True},
+    },
+}
