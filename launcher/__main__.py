@@ -69,7 +69,7 @@ def start_store(settings: Settings, stack: Stack, stop: threading.Event) -> str:
     data_dir = str(settings.store.data_dir)
     Path(data_dir).mkdir(parents=True, exist_ok=True)
     port = free_port()
-    stack.start("store", commands.store(data_dir, port, durable=settings.store.durable), os.environ)
+    stack.start("store", commands.store(data_dir, port, durability=settings.store.durability), os.environ)
     url = f"redis://127.0.0.1:{port}/0"
     say(f"embedded store at {url}, data in {data_dir}")
     return url if wait_until(lambda: pings(url), stack, stop) else ""

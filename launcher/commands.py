@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from eventstore.config import Durability
 from eventstore.queues import SERIALIZER, WORKER_QUEUES
 
 API_WORKERS = 2  # gunicorn sync workers: one per core on the reference machine
@@ -9,10 +10,13 @@ RECONCILE_EVERY_S = 2
 WORKER_TTL_S = 60  # heartbeat period + 15 s: a dead worker (and its job) is noticed within a minute
 
 
-def store(data_dir: str, port: int, *, durable: bool = False) -> list[str]:
-    """The embedded Valkey server (AOF on; `durable` fsyncs every write), used when no REDIS_URL is given."""
-    argv = ["python", "-m", "eventstore.embedded", "--dir", data_dir, "--port", str(port)]
-    return [*argv, "--durable"] if durable else argv
+def store(data_dir: str, port: int, *, durability: Durability = "durable") -> list[str]:
+    """The embedded Valkey server (AOF on; `durable` fsyncs every write), used when no REDIS_URL is given.
+    A restart runs the same command: the same port and data, the AOF replayed."""
+    return [
+        "python", "-m", "eventstore.embedded",
+        "--dir", data_dir, "--port", str(port), "--durability", durability,
+    ]  # fmt: skip
 
 
 def api(bind: str) -> list[str]:
