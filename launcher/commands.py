@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from eventstore.config import Durability
-from eventstore.queues import SERIALIZER, WORKER_QUEUES
+from eventstore.queues import WORKER_QUEUES
 
 API_WORKERS = 2  # gunicorn sync workers: one per core on the reference machine
 RECONCILE_EVERY_S = 2
@@ -24,16 +24,12 @@ def api(bind: str) -> list[str]:
 
 
 def worker(queue_url: str) -> list[str]:
-    # SimpleWorker runs jobs in-process: ~3x the job rate of the forking Worker, and a projection
-    # job is pure folding, which needs no fork to stay isolated
+    """An RQ SimpleWorker on the queues (workers/worker.py): unlike `rq worker`, it outlasts Redis outages."""
     return [
-        "rq",
-        "worker",
+        "python",
+        "-m",
+        "workers.worker",
         *WORKER_QUEUES,
-        "--serializer",
-        SERIALIZER,
-        "--worker-class",
-        "rq.worker.SimpleWorker",
         "--worker-ttl",
         str(WORKER_TTL_S),
         "--url",

@@ -96,7 +96,7 @@ def command_line(pid: int) -> str:
 
 def rq_workers(root: int) -> set[int]:
     found = descendants(root)
-    return {pid for pid in found if alive(pid) and " worker siege-projection" in command_line(pid)}
+    return {pid for pid in found if alive(pid) and "workers.worker siege-projection" in command_line(pid)}
 
 
 def alive(pid: int) -> bool:
