@@ -70,7 +70,7 @@ def run_forever(every_s: float, stop: threading.Event) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m workers.reconcile", description=__doc__)
-    parser.add_argument("--every", type=float, default=2.0, help="seconds between passes (default 2)")
+    parser.add_argument("--every", type=float, default=1.0, help="seconds between passes (default 1)")
     parser.add_argument("--once", action="store_true", help="one pass, print it, exit")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
