@@ -6,7 +6,7 @@ from eventstore.config import Durability
 from eventstore.queues import WORKER_QUEUES
 
 API_WORKERS = 2  # gunicorn sync workers: one per core on the reference machine
-RECONCILE_EVERY_S = 1  # with the fold lock's 1.5 s, a battle whose folder died is folded again within 2 s
+RECONCILE_EVERY_S = 1  # with the fold lock's 1 s, a battle whose folder died is folded again within 2 s
 WORKER_TTL_S = 60  # heartbeat period + 15 s: a dead worker (and its job) is noticed within a minute
 
 

@@ -15,7 +15,7 @@ from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, fold_history
 
 BATCH = 500  # entries folded between two atomic writes of state + outcomes
-WRITE_EVERY_S = 0.25  # ... or fewer, when folding them takes longer: a fold renews its lock at every write
+WRITE_EVERY_S = 0.2  # ... or fewer, when folding them takes longer: a fold renews its lock at every write
 SNAPSHOT_EVERY = 256  # versions between snapshots: bounds the fold behind `GET state?at=v`
 SEED_CACHE = 4096  # battles whose seeds one worker process remembers (they never change)
 STATE_CACHE = 1024  # battles whose decoded state one worker process keeps between folds
