@@ -82,7 +82,7 @@ class Tally:
                 self.acknowledged[(battle_id, version)] = str(answer.body.get("hash", ""))
 
     def present(self, store: RedisEventStore) -> int:
-        """Acknowledged commands found in the log at their version (with their hash, where the 202 gave one)."""
+        """Acknowledged commands found in the log at their version (and hash, where the 202 gave one)."""
         found = 0
         for (battle_id, version), digest in self.acknowledged.items():
             entry = store.entry(battle_id, version)
