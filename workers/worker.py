@@ -41,21 +41,27 @@ class SteadyWorker(SimpleWorker):
 def serve(queues: list[str], url: str, worker_ttl: int, stop: threading.Event) -> int:
     backoff = Backoff(max_s=RECONNECT_MAX_S)
     while not stop.is_set():
-        worker = SteadyWorker(queues, connection=connect(url), serializer=SERIALIZER, worker_ttl=worker_ttl)
         started = time.monotonic()
-        try:
-            worker.work(logging_level="INFO")  # installs RQ's handlers: SIGTERM is a warm shutdown
-        except (RedisError, OSError) as error:  # raised before RQ's loop starts (registering the worker)
-            log.warning("worker could not run: %s", error)
-        if worker.asked_to_stop:
+        if _work_until_lost(queues, url, worker_ttl):
             return 0
         _stop_on_signals(stop)  # RQ's handlers are gone with its loop; ours cover the wait
         if time.monotonic() - started > STEADY_S:
             backoff.reset()
         wait_s = backoff.next()
-        log.warning("worker %s lost Redis; starting a fresh one in %.1fs", worker.name, wait_s)
+        log.warning("the worker lost Redis; starting a fresh one in %.1fs", wait_s)
         stop.wait(wait_s)
     return 0
+
+
+def _work_until_lost(queues: list[str], url: str, worker_ttl: int) -> bool:
+    """Run one RQ worker until its loop ends; True when it ended because it was asked to stop."""
+    try:
+        worker = SteadyWorker(queues, connection=connect(url), serializer=SERIALIZER, worker_ttl=worker_ttl)
+        worker.work(logging_level="INFO")  # installs RQ's handlers: SIGTERM is a warm shutdown
+    except (RedisError, OSError) as error:  # raised outside RQ's loop: naming or registering the worker
+        log.warning("the worker could not run: %s", error)
+        return False
+    return worker.asked_to_stop
 
 
 def _stop_on_signals(stop: threading.Event) -> None:
