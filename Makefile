@@ -5,10 +5,10 @@ INSTALLED := $(VENV)/.installed
 PYTEST_ARGS ?= -n 2 --dist loadgroup
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test lint openapi bench clean
+.PHONY: help install run test test-faults lint openapi bench clean
 
 help: ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(INSTALLED): pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV)
@@ -26,6 +26,9 @@ run: $(INSTALLED) ## start store, workers, reconciler and API; honours HOST, POR
 
 test: $(INSTALLED) ## run the whole suite against a real embedded server (PYTEST_ARGS to narrow it)
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+test-faults: $(INSTALLED) ## fault injection on real processes (SIGKILLs, store outages); prints what it counted
+	$(PY) -m pytest -m faults -p no:xdist -s -rA tests/faults
 
 lint: $(INSTALLED) ## ruff check, ruff format --check, mypy --strict, import contracts
 	$(VENV)/bin/ruff check .

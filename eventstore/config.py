@@ -12,7 +12,10 @@ import redis
 from redis.cluster import RedisCluster
 
 RedisClient: TypeAlias = "redis.Redis[Any] | RedisCluster[Any]"  # the store runs on either
-TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+Durability: TypeAlias = Literal["durable", "fast"]
+# the AOF fsync policy of each durability profile (DESIGN §4.4): `durable` loses no acknowledged command
+# in a Redis crash, `fast` up to a second of them
+APPENDFSYNC: dict[Durability, str] = {"durable": "always", "fast": "everysec"}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -22,18 +25,19 @@ class StoreConfig:
     redis_url: str | None = None
     queue_redis_url: str | None = None  # RQ cannot run on Redis Cluster, so the queue may live elsewhere
     data_dir: Path = Path("./var")
-    durable: bool = False  # AOF `appendfsync always`: an acknowledged command survives a Redis crash
+    durability: Durability = "durable"  # of the embedded server; an external Redis is configured by its owner
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> StoreConfig:
-        """REDIS_URL, QUEUE_REDIS_URL (default: REDIS_URL), SIEGE_DATA_DIR (default ./var), SIEGE_DURABLE."""
+        """REDIS_URL, QUEUE_REDIS_URL (default: REDIS_URL), SIEGE_DATA_DIR (default ./var),
+        SIEGE_DURABILITY (durable | fast, default durable)."""
         source = os.environ if env is None else env
         redis_url = source.get("REDIS_URL") or None
         return cls(
             redis_url=redis_url,
             queue_redis_url=source.get("QUEUE_REDIS_URL") or redis_url,
             data_dir=Path(source.get("SIEGE_DATA_DIR") or "./var"),
-            durable=_switch(source.get("SIEGE_DURABLE")),
+            durability=durability(source.get("SIEGE_DURABILITY") or "durable"),
         )
 
 
@@ -60,5 +64,10 @@ def connect(url: str, *, cluster: bool = False, **options: Any) -> RedisClient:
     return client
 
 
-def _switch(word: str | None) -> bool:
-    return (word or "").strip().lower() in TRUE_WORDS
+def durability(word: str) -> Durability:
+    """A profile name, or a ValueError that lists the profiles (a typo must not silently mean `fast`)."""
+    name = word.strip().lower()
+    for profile in APPENDFSYNC:
+        if profile == name:
+            return profile
+    raise ValueError(f"SIEGE_DURABILITY must be one of {', '.join(APPENDFSYNC)}, not {word!r}")

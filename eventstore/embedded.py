@@ -18,6 +18,8 @@ from types import TracebackType
 
 import redis
 
+from eventstore.config import APPENDFSYNC, Durability, durability
+
 START_TIMEOUT_S = 60.0  # replaying a large AOF takes a while; a server that exits early fails at once
 STOP_TIMEOUT_S = 15.0
 
@@ -52,18 +54,19 @@ def _die_with_parent() -> None:
 
 
 class EmbeddedServer:
-    """A loopback-only server with AOF on; `durable` fsyncs every write (DESIGN §4.4)."""
+    """A loopback-only server with AOF on that never evicts; the `durable` profile fsyncs every write
+    (DESIGN §4.4). Tests default to `fast`: they need no fsync, and a test of durability says so."""
 
     def __init__(
         self,
         data_dir: str | os.PathLike[str],
         port: int | None = None,
-        durable: bool = False,
+        durability: Durability = "fast",
         extra_args: Sequence[str] = (),
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.port = port or 0
-        self.durable = durable
+        self.durability = durability
         self.extra_args = tuple(extra_args)  # e.g. cluster mode for the contract suite
         self._fixed_port = port is not None
         self._process: subprocess.Popen[bytes] | None = None
@@ -96,7 +99,7 @@ class EmbeddedServer:
             "--dir", str(self.data_dir),
             "--logfile", str(self.log_file),
             "--appendonly", "yes",
-            "--appendfsync", "always" if self.durable else "everysec",
+            "--appendfsync", APPENDFSYNC[self.durability],
             "--save", "",
             "--maxmemory-policy", "noeviction",
             "--daemonize", "no",
@@ -152,10 +155,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m eventstore.embedded", description=main.__doc__)
     parser.add_argument("--dir", default="./var", help="data directory (AOF lives here)")
     parser.add_argument("--port", type=int, default=None, help="TCP port on 127.0.0.1 (default: a free one)")
-    parser.add_argument("--durable", action="store_true", help="fsync the AOF on every write")
+    parser.add_argument(
+        "--durability",
+        type=durability,
+        default="durable",
+        help="durable: fsync the AOF on every write (default); fast: once a second",
+    )
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)
-    server = EmbeddedServer(args.dir, port=args.port, durable=args.durable)
+    server = EmbeddedServer(args.dir, port=args.port, durability=args.durability)
     try:
         server.start()
         print(server.url, flush=True)

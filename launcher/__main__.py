@@ -1,4 +1,5 @@
-"""`python -m launcher`: start everything `make run` promises, print one `ready` line, stop on Ctrl-C."""
+"""`python -m launcher`: start everything `make run` promises, print one `ready` line, keep it running
+(any crashed child is restarted, the store from its AOF), stop on Ctrl-C or SIGTERM."""
 
 from __future__ import annotations
 
@@ -12,8 +13,7 @@ from launcher import commands
 from launcher.probes import answers_200, free_port, pings, wait_until
 from launcher.settings import Settings
 from launcher.stack import Stack, child_env, say
-
-RESTARTABLE = ("worker", "reconciler")
+from launcher.supervise import Supervisor
 
 
 def main() -> int:
@@ -24,6 +24,9 @@ def main() -> int:
     stack = Stack()
     try:
         return run(settings, stack, stop)
+    except OSError as error:  # a program that cannot be started at all (e.g. gone from the venv)
+        say(f"cannot start a child process: {error}")
+        return 1
     finally:
         say("stopping")
         stack.stop()
@@ -45,22 +48,13 @@ def run(settings: Settings, stack: Stack, stop: threading.Event) -> int:
         return 1
     key = f"{settings.api_key} (generated)" if settings.api_key_generated else "from SIEGE_API_KEY"
     print(f"siege ready at {base}  docs {base}/docs  api key {key}", flush=True)
-    return watch(stack, stop)
+    return watch(Supervisor(stack, settings.restart), stop)
 
 
-def watch(stack: Stack, stop: threading.Event) -> int:
-    """Until Ctrl-C: a crashed worker or reconciler is restarted (folding resumes where the log says);
-    a crashed API or store, or too many crashes, stop everything."""
-    while not stop.wait(0.5):
-        dead = stack.first_dead()
-        if dead is None:
-            continue
-        code = dead.process.returncode
-        if dead.name.startswith(RESTARTABLE) and stack.restart(dead):
-            say(f"{dead.name} exited with {code}; restarted it")
-            continue
-        say(f"{dead.name} exited with {code}; stopping everything")
-        return 1
+def watch(supervisor: Supervisor, stop: threading.Event) -> int:
+    """Until Ctrl-C or SIGTERM: every crashed child (workers, reconciler, API, store) is restarted."""
+    while not stop.wait(0.1):
+        supervisor.tick()
     return 0
 
 
@@ -69,7 +63,7 @@ def start_store(settings: Settings, stack: Stack, stop: threading.Event) -> str:
     data_dir = str(settings.store.data_dir)
     Path(data_dir).mkdir(parents=True, exist_ok=True)
     port = free_port()
-    stack.start("store", commands.store(data_dir, port, durable=settings.store.durable), os.environ)
+    stack.start("store", commands.store(data_dir, port, durability=settings.store.durability), os.environ)
     url = f"redis://127.0.0.1:{port}/0"
     say(f"embedded store at {url}, data in {data_dir}")
     return url if wait_until(lambda: pings(url), stack, stop) else ""

@@ -8,8 +8,9 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -22,6 +23,7 @@ class Child:
     process: subprocess.Popen[bytes]
     argv: list[str]
     env: Mapping[str, str]
+    started_at: float = field(default_factory=time.monotonic)
 
     @property
     def alive(self) -> bool:

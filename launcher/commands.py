@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from eventstore.queues import SERIALIZER, WORKER_QUEUES
+from eventstore.config import Durability
+from eventstore.queues import WORKER_QUEUES
 
 API_WORKERS = 2  # gunicorn sync workers: one per core on the reference machine
-RECONCILE_EVERY_S = 2
+RECONCILE_EVERY_S = 1  # with the fold lock's 1 s, a battle whose folder died is folded again within 2 s
 WORKER_TTL_S = 60  # heartbeat period + 15 s: a dead worker (and its job) is noticed within a minute
 
 
-def store(data_dir: str, port: int, *, durable: bool = False) -> list[str]:
-    """The embedded Valkey server (AOF on; `durable` fsyncs every write), used when no REDIS_URL is given."""
-    argv = ["python", "-m", "eventstore.embedded", "--dir", data_dir, "--port", str(port)]
-    return [*argv, "--durable"] if durable else argv
+def store(data_dir: str, port: int, *, durability: Durability = "durable") -> list[str]:
+    """The embedded Valkey server (AOF on; `durable` fsyncs every write), used when no REDIS_URL is given.
+    A restart runs the same command: the same port and data, the AOF replayed."""
+    return [
+        "python", "-m", "eventstore.embedded",
+        "--dir", data_dir, "--port", str(port), "--durability", durability,
+    ]  # fmt: skip
 
 
 def api(bind: str) -> list[str]:
@@ -20,16 +24,12 @@ def api(bind: str) -> list[str]:
 
 
 def worker(queue_url: str) -> list[str]:
-    # SimpleWorker runs jobs in-process: ~3x the job rate of the forking Worker, and a projection
-    # job is pure folding, which needs no fork to stay isolated
+    """An RQ SimpleWorker on the queues (workers/worker.py): unlike `rq worker`, it outlasts Redis outages."""
     return [
-        "rq",
-        "worker",
+        "python",
+        "-m",
+        "workers.worker",
         *WORKER_QUEUES,
-        "--serializer",
-        SERIALIZER,
-        "--worker-class",
-        "rq.worker.SimpleWorker",
         "--worker-ttl",
         str(WORKER_TTL_S),
         "--url",

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from eventstore.config import StoreConfig
+from launcher.supervise import RestartPolicy
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -18,6 +19,7 @@ class Settings:
     api_key: str
     api_key_generated: bool
     workers: int
+    restart: RestartPolicy
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
@@ -29,6 +31,7 @@ class Settings:
             api_key=api_key or secrets.token_urlsafe(24),
             api_key_generated=not api_key,
             workers=int(env.get("SIEGE_WORKERS", "2")),
+            restart=RestartPolicy.from_env(env),
         )
 
     @property

@@ -9,14 +9,11 @@ from typing import IO, Any
 
 from launcher.children import Child, spawn
 
-MAX_RESTARTS = 5  # a child that keeps dying is a broken setup, not a crash to ride out
-
 
 class Stack:
     def __init__(self, output: IO[Any] | None = None) -> None:
         self.output = output
         self.children: list[Child] = []
-        self.restarts = 0
 
     def start(self, name: str, argv: list[str], env: Mapping[str, str]) -> Child:
         # children log to stderr, so stdout carries only the launcher's own lines (the `ready` line)
@@ -24,15 +21,12 @@ class Stack:
         self.children.append(child)
         return child
 
-    def restart(self, dead: Child) -> bool:
-        """Start `dead` again in its place; False once the run has used up its restarts."""
-        if self.restarts >= MAX_RESTARTS:
-            return False
-        self.restarts += 1
+    def restart(self, dead: Child) -> Child:
+        """Start `dead` again in its place, with the same command line (the store: same port and data)."""
         dead.stop(grace_s=0)  # reaps it, and whatever it left in its process group
         index = self.children.index(dead)
         self.children[index] = spawn(dead.name, dead.argv, dead.env, output=self.output or sys.stderr)
-        return True
+        return self.children[index]
 
     def first_dead(self) -> Child | None:
         return next((c for c in self.children if not c.alive), None)

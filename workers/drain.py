@@ -15,7 +15,9 @@ from eventstore.protocol import EventStore
 from workers.projection import Folded, project_battle
 
 TAKE = 64  # battles popped from the pending set per round
-LOCK_TTL_MS = 10_000  # a SIGKILLed folder blocks its battle at most this long
+# a SIGKILLed folder blocks its battle at most this long; its owner renews it at every write of a fold
+# (projection.WRITE_EVERY_S, five times as often), so a live fold never loses it
+LOCK_TTL_MS = 1_000
 BUDGET_S = 60.0  # a drain that never sees an empty set hands off to a fresh job before RQ's timeout
 BUSY_PAUSE_S = 0.02  # a round in which every battle was locked by another folder waits this long
 LINGER_S = 0.25  # an idle drain waits this long for new pending battles before its job ends

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -14,6 +15,7 @@ from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, fold_history
 
 BATCH = 500  # entries folded between two atomic writes of state + outcomes
+WRITE_EVERY_S = 0.2  # ... or fewer, when folding them takes longer: a fold renews its lock at every write
 SNAPSHOT_EVERY = 256  # versions between snapshots: bounds the fold behind `GET state?at=v`
 SEED_CACHE = 4096  # battles whose seeds one worker process remembers (they never change)
 STATE_CACHE = 1024  # battles whose decoded state one worker process keeps between folds
@@ -40,7 +42,9 @@ def project_battle(
     keep_alive: Callable[[], None] | None = None,
 ) -> Folded:
     """Bring one battle's projection up to its log head; safe to run twice (the store guards versions).
-    `keep_alive` runs after every batch written: a long fold renews its lock there."""
+    `keep_alive` runs after every batch written, at least every WRITE_EVERY_S: a fold renews its lock there,
+    so a lock can live a few times that long and still outlast a fold of any length."""
+    write_by = time.monotonic() + WRITE_EVERY_S
     saved = load_projection(store, battle_id)
     start = written = saved.version if saved else 0
     last: Battle[Any] | None = None
@@ -51,10 +55,11 @@ def project_battle(
         outcomes.append((battle.version, canonical_json(outcome)))
         if battle.version % snapshot_every == 0:
             snapshots.append(Projection(version=battle.version, state=canonical_json(encode_battle(battle))))
-        if len(outcomes) >= BATCH:
+        if len(outcomes) >= BATCH or time.monotonic() >= write_by:
             if not _save(store, battle_id, battle, outcomes, snapshots):
                 break  # another folder got there first: its writes stand, ours would repeat them
             written, outcomes, snapshots = battle.version, [], []
+            write_by = time.monotonic() + WRITE_EVERY_S
             if keep_alive is not None:
                 keep_alive()
     else:

@@ -8,12 +8,15 @@ import signal
 import threading
 from dataclasses import asdict, dataclass
 
+from redis.exceptions import RedisError
 from rq import Queue
 
 from eventstore.protocol import EventStore, UnknownBattle
 from workers import deps
 from workers.queue import enqueue_projection
+from workers.retry import Backoff
 
+OUTAGE_MAX_S = 5.0  # the longest wait between passes while Redis is away: recovery is noticed that soon
 log = logging.getLogger("siege.reconcile")
 
 
@@ -46,20 +49,28 @@ def _lags(store: EventStore, battle_id: str) -> bool:
 
 
 def run_forever(every_s: float, stop: threading.Event) -> None:
+    """A pass every `every_s`; while Redis is away, passes back off (up to OUTAGE_MAX_S) and the loop
+    never ends: it is what repairs the aftermath of the outage."""
     store, queue = deps.store(), deps.queue()
+    backoff = Backoff(first_s=every_s, max_s=max(every_s, OUTAGE_MAX_S))
     while not stop.is_set():
+        wait_s = every_s
         try:
             done = reconcile(store, queue)
             if done.lagging:
                 log.info("%d of %d battles lag; enqueued: %s", len(done.lagging), done.battles, done.enqueued)
-        except Exception:  # a Redis blip must not end the loop that repairs the aftermath of blips
+            backoff.reset()
+        except (RedisError, OSError) as error:
+            wait_s = backoff.next()
+            log.warning("reconcile pass failed (%s); next try in %.1fs", error, wait_s)
+        except Exception:  # a bug in one pass must not end the loop either
             log.exception("reconcile pass failed")
-        stop.wait(every_s)
+        stop.wait(wait_s)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m workers.reconcile", description=__doc__)
-    parser.add_argument("--every", type=float, default=2.0, help="seconds between passes (default 2)")
+    parser.add_argument("--every", type=float, default=1.0, help="seconds between passes (default 1)")
     parser.add_argument("--once", action="store_true", help="one pass, print it, exit")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")

@@ -13,7 +13,9 @@ from eventstore.embedded import free_port
 
 def test_an_empty_environment_means_the_embedded_server_under_var() -> None:
     config = StoreConfig.from_env({})
-    assert config == StoreConfig(redis_url=None, queue_redis_url=None, data_dir=Path("./var"), durable=False)
+    assert config == StoreConfig(
+        redis_url=None, queue_redis_url=None, data_dir=Path("./var"), durability="durable"
+    )
 
 
 def test_the_queue_follows_the_event_store_unless_told_otherwise() -> None:
@@ -26,11 +28,16 @@ def test_the_queue_follows_the_event_store_unless_told_otherwise() -> None:
 
 
 @pytest.mark.parametrize(
-    ("word", "durable"), [("1", True), ("true", True), ("Yes", True), ("0", False), ("", False)]
+    ("word", "profile"), [("durable", "durable"), ("fast", "fast"), (" Fast ", "fast"), ("", "durable")]
 )
-def test_the_durable_profile_is_a_boolean_switch(word: str, durable: bool) -> None:
-    config = StoreConfig.from_env({"SIEGE_DURABLE": word, "SIEGE_DATA_DIR": "/data/siege"})
-    assert config.durable is durable and config.data_dir == Path("/data/siege")
+def test_the_durability_profile_is_durable_unless_fast_is_asked_for(word: str, profile: str) -> None:
+    config = StoreConfig.from_env({"SIEGE_DURABILITY": word, "SIEGE_DATA_DIR": "/data/siege"})
+    assert config.durability == profile and config.data_dir == Path("/data/siege")
+
+
+def test_an_unknown_durability_profile_is_an_error_not_a_silent_default() -> None:
+    with pytest.raises(ValueError, match="durable, fast"):
+        StoreConfig.from_env({"SIEGE_DURABILITY": "always"})
 
 
 def test_connecting_does_not_touch_the_network_until_first_use() -> None:

@@ -12,7 +12,7 @@ import pytest
 import redis
 
 from eventstore.chain import verify_chain
-from eventstore.config import connect
+from eventstore.config import Durability, connect
 from eventstore.embedded import EmbeddedServer, EmbeddedServerError, free_port
 from eventstore.protocol import Head
 from eventstore.redis_store import RedisEventStore
@@ -46,20 +46,20 @@ def test_the_server_keeps_an_append_only_file_and_never_evicts(tmp_path: Path) -
         assert any((tmp_path / "appendonlydir").glob("*.aof"))
 
 
-@pytest.mark.parametrize(("durable", "fsync"), [(True, "always"), (False, "everysec")])
-def test_the_durable_profile_fsyncs_every_write(tmp_path: Path, durable: bool, fsync: str) -> None:
-    with EmbeddedServer(tmp_path, durable=durable) as server:
+@pytest.mark.parametrize(("durability", "fsync"), [("durable", "always"), ("fast", "everysec")])
+def test_the_durable_profile_fsyncs_every_write(tmp_path: Path, durability: Durability, fsync: str) -> None:
+    with EmbeddedServer(tmp_path, durability=durability) as server:
         client = connect(server.url)
         assert client.config_get("appendfsync") == {"appendfsync": fsync}
         client.close()
 
 
 def test_a_restarted_durable_server_still_has_every_acknowledged_command(tmp_path: Path) -> None:
-    with EmbeddedServer(tmp_path, durable=True) as server:
+    with EmbeddedServer(tmp_path, durability="durable") as server:
         store = RedisEventStore(connect(server.url))
         battle(store, commands=3)
         head = store.append("b1", command(key="last"), fingerprint="f")
-    with EmbeddedServer(tmp_path, durable=True) as again:
+    with EmbeddedServer(tmp_path, durability="durable") as again:
         store = RedisEventStore(connect(again.url))
         assert store.head("b1") == Head(version=head.version, hash=head.hash)
         assert store.secret("b1") == SEED and list(store.battle_ids()) == ["b1"]
@@ -88,6 +88,7 @@ def test_the_command_line_prints_the_url_and_stops_on_sigterm(tmp_path: Path) ->
         assert process.stdout is not None
         url = process.stdout.readline().strip()
         assert url == f"redis://127.0.0.1:{port}/0" and answers(url)
+        assert connect(url).config_get("appendfsync") == {"appendfsync": "always"}  # durable by default
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=30) == 0
         assert not answers(url)

@@ -41,11 +41,11 @@ def test_workers_scale_and_the_long_running_services_have_healthchecks(compose: 
         assert service(compose, name)["healthcheck"]["test"][0] == "CMD"
 
 
-def test_redis_keeps_an_append_only_file_and_never_evicts(compose: dict[str, Any]) -> None:
+def test_redis_fsyncs_every_write_by_default_and_never_evicts(compose: dict[str, Any]) -> None:
     command = service(compose, "redis")["command"]
 
     assert command[command.index("--appendonly") + 1] == "yes"
-    assert command[command.index("--appendfsync") + 1] == "${REDIS_APPENDFSYNC:-everysec}"
+    assert command[command.index("--appendfsync") + 1] == "${REDIS_APPENDFSYNC:-always}"
     assert command[command.index("--maxmemory-policy") + 1] == "noeviction"
 
 

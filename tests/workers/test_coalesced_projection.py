@@ -152,10 +152,11 @@ def test_the_job_enqueued_by_dotted_path_runs_in_an_rq_worker(
 
 
 def test_a_long_fold_renews_its_lock_after_every_batch_it_writes(redis_store: RedisEventStore) -> None:
+    # (and more often when a batch takes longer than WRITE_EVERY_S to fold: at least two renewals here)
     battle_id = new_battle(redis_store, commands=2 * BATCH + 10)
     renewals: list[int] = []
 
     folded = project_battle(redis_store, battle_id, keep_alive=lambda: renewals.append(1))
 
     assert folded.to_version == 2 * BATCH + 11
-    assert len(renewals) == 2  # after each full batch; the last, partial one ends the fold
+    assert len(renewals) >= 2  # after each full batch; the last, partial one ends the fold
