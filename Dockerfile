@@ -15,4 +15,4 @@ RUN pip install . && useradd --system --no-create-home siege
 
 USER siege
 EXPOSE 8000
-CMD ["gunicorn", "-w", "2", "-b", "0.0.0.0:8000", "service.wsgi:app"]
+CMD ["gunicorn", "-c", "python:service.gunicorn_conf", "-b", "0.0.0.0:8000", "service.wsgi:app"]

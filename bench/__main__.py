@@ -70,7 +70,7 @@ def render(rows: list[Row], *, seconds: float, workers: int) -> str:
         "# Benchmark report",
         "",
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, Python {platform.python_version()}",
-        f"gunicorn 2 sync workers, {workers} RQ SimpleWorkers and the reconciler running;",
+        f"gunicorn as service/gunicorn_conf.py sets it, {workers} RQ workers and the reconciler running;",
         f"{seconds:.0f} s per load run.",
         "Absolute figures vary from machine to machine; the ratio is measured in one run.",
         "",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from eventstore.config import Durability
 from eventstore.queues import WORKER_QUEUES
 
-API_WORKERS = 2  # gunicorn sync workers: one per core on the reference machine
+GUNICORN_CONF = "python:service.gunicorn_conf"  # workers, threads, timeouts, no shared control socket
 RECONCILE_EVERY_S = 1  # with the fold lock's 1 s, a battle whose folder died is folded again within 2 s
 WORKER_TTL_S = 60  # heartbeat period + 15 s: a dead worker (and its job) is noticed within a minute
 
@@ -20,7 +20,7 @@ def store(data_dir: str, port: int, *, durability: Durability = "durable") -> li
 
 
 def api(bind: str) -> list[str]:
-    return ["gunicorn", "-w", str(API_WORKERS), "-b", bind, "service.wsgi:app"]
+    return ["gunicorn", "-c", GUNICORN_CONF, "-b", bind, "service.wsgi:app"]
 
 
 def worker(queue_url: str) -> list[str]:

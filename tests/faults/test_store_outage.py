@@ -87,7 +87,6 @@ def test_workers_and_the_reconciler_ride_out_a_3_s_store_outage_and_the_service_
     assert outage.checked == 4
 
 
-@pytest.mark.xfail(strict=False, reason="needs store-unavailable 503 from service/")
 def test_the_api_answers_503_with_retry_after_while_the_store_is_down(outage: Outage) -> None:
     statuses = outage.during.statuses
     missing = outage.during.retry_after_missing
