@@ -23,7 +23,7 @@ from tests.fixtures.app import GmClient, config_for
 @pytest.fixture
 def own_server(tmp_path: Path) -> Iterator[EmbeddedServer]:
     """A server of this test alone (never the session's), on a fixed port so it can come back on it."""
-    server = EmbeddedServer(tmp_path / "valkey", port=free_port(), durable=True).start()
+    server = EmbeddedServer(tmp_path / "valkey", port=free_port(), durability="durable").start()
     try:
         yield server
     finally:
