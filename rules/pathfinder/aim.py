@@ -8,11 +8,11 @@ from rules.errors import Rejected
 from rules.pathfinder import wire_out
 from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.board import spec_of
+from rules.pathfinder.checks import engine_checks
 from rules.pathfinder.commands import Aim
 from rules.pathfinder.contributions import contribute
-from rules.pathfinder.crewing import aim_requirement
+from rules.pathfinder.crew_status import aim_requirement
 from rules.pathfinder.events import AimProgressed, Event
-from rules.pathfinder.guards import engine_checks
 from rules.pathfinder.state import PfState
 from rules.pathfinder.targeting import aim_mode, measure, target_destroyed, target_square
 from rules.ruleset import Outcome

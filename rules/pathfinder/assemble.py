@@ -10,7 +10,7 @@ from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.board import creature
 from rules.pathfinder.board import engine as get_engine
-from rules.pathfinder.checks import Check, mods, skill_check
+from rules.pathfinder.checks import actors_check
 from rules.pathfinder.commands import Assemble
 from rules.pathfinder.events import (
     AssemblyStarted,
@@ -19,7 +19,7 @@ from rules.pathfinder.events import (
     EngineBecameBusy,
     Event,
 )
-from rules.pathfinder.guards import actors_check
+from rules.pathfinder.rolls import Check, mods, skill_check
 from rules.pathfinder.shapes import TelekineticAssembly
 from rules.pathfinder.state import Engine, PfState
 from rules.pathfinder.time import ROUNDS_PER_HOUR, ROUNDS_PER_MINUTE

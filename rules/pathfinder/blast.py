@@ -7,12 +7,12 @@ from rules.codec import JSON
 from rules.dice import Dice
 from rules.pathfinder import crit, misfire
 from rules.pathfinder.board import kind_of
-from rules.pathfinder.checks import attack
 from rules.pathfinder.damage import Blow, Effect, roll_damage
 from rules.pathfinder.direct import armor_class, attack_modifiers
 from rules.pathfinder.engine_stats import misfire_max
 from rules.pathfinder.events import Event
 from rules.pathfinder.impact import apply, struck_target
+from rules.pathfinder.rolls import attack
 from rules.pathfinder.shot import Report, Shot
 from rules.pathfinder.state import Structure, Target
 from rules.pathfinder.targeting import measure

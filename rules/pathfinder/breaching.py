@@ -10,17 +10,14 @@ from rules.errors import Rejected
 from rules.pathfinder import sabotage
 from rules.pathfinder.board import creature, crew_of, leader_of, spec_of, structure
 from rules.pathfinder.board import engine as get_engine
-from rules.pathfinder.checks import Check, plain_check, strength_check
+from rules.pathfinder.checks import actor_checks, actors_check, engine_checks
 from rules.pathfinder.commands import Break
 from rules.pathfinder.events import ActionsSpent, Event, StructureStatusChanged
 from rules.pathfinder.evolve import evolve
-from rules.pathfinder.gates import operate_gate
-from rules.pathfinder.guards import actor_checks, actors_check, engine_checks
-from rules.pathfinder.ramming import break_terms
+from rules.pathfinder.ram_bonuses import break_terms
+from rules.pathfinder.rolls import Check, plain_check, strength_check
 from rules.pathfinder.state import PfState, Structure
 from rules.ruleset import Outcome
-
-__all__ = ["break_structure", "operate_gate"]  # operate_gate lives in gates.py
 
 
 def break_structure(command: Break, state: PfState, dice: Dice) -> Outcome[Event]:

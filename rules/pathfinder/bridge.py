@@ -9,10 +9,10 @@ from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.board import creature, spec_of
 from rules.pathfinder.board import engine as get_engine
+from rules.pathfinder.checks import actors_check
 from rules.pathfinder.commands import RaiseBridge
 from rules.pathfinder.events import ActionsSpent, BridgeProgressed, Event
 from rules.pathfinder.geometry import number
-from rules.pathfinder.guards import actors_check
 from rules.pathfinder.sizes import size_index
 from rules.pathfinder.state import Bridge, Creature, Engine, PfState
 from rules.ruleset import Outcome

@@ -10,11 +10,11 @@ from rules.errors import Rejected
 from rules.pathfinder import sabotage
 from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.board import leader_of, spec_of
-from rules.pathfinder.checks import Check, SkillId, skill_check, untrained
+from rules.pathfinder.checks import actor_checks, engine_checks
 from rules.pathfinder.commands import UseCorvus
 from rules.pathfinder.events import ActionsSpent, CorvusChanged, Event
 from rules.pathfinder.evolve import evolve
-from rules.pathfinder.guards import actor_checks, engine_checks
+from rules.pathfinder.rolls import Check, SkillId, skill_check, untrained
 from rules.pathfinder.state import Corvus, Creature, Engine, PfState
 from rules.ruleset import Outcome
 

@@ -10,15 +10,15 @@ from rules.errors import Rejected
 from rules.pathfinder import sabotage
 from rules.pathfinder.board import crew_of, spec_of
 from rules.pathfinder.board import engine as get_engine
-from rules.pathfinder.checks import saving_throw
+from rules.pathfinder.checks import actors_check, engine_checks
 from rules.pathfinder.commands import Crush
 from rules.pathfinder.damage import Blow, roll_damage
 from rules.pathfinder.events import ActionsSpent, Event
 from rules.pathfinder.evolve import evolve
 from rules.pathfinder.geometry import distance_ft, half
-from rules.pathfinder.guards import actors_check, engine_checks
 from rules.pathfinder.impact import Struck, apply
 from rules.pathfinder.magic import effective_enhancement
+from rules.pathfinder.rolls import saving_throw
 from rules.pathfinder.state import Engine, PfState
 from rules.ruleset import Outcome
 

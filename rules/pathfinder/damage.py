@@ -9,7 +9,6 @@ from rules.codec import JSON
 from rules.dice import Dice
 from rules.pathfinder.board import spec_of
 from rules.pathfinder.catalog import DiceExpr
-from rules.pathfinder.checks import Save
 from rules.pathfinder.events import (
     ConditionsAdded,
     EngineDestroyed,
@@ -17,6 +16,7 @@ from rules.pathfinder.events import (
     HitPointsChanged,
     StructureStatusChanged,
 )
+from rules.pathfinder.rolls import Save
 from rules.pathfinder.state import Creature, Engine, PfState, Structure
 
 Zone = str  # target | splash | burst | inner | outer | area | explosion

@@ -1,5 +1,5 @@
 """Disabling and sabotage (PF-DISABLE-01): `disable` makes an engine inoperable or sabotaged some rounds
-later; what a disabled or sabotaged engine then does lives in guards.py and sabotage.py."""
+later; what a disabled or sabotaged engine then does lives in checks.py and sabotage.py."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.board import creature
 from rules.pathfinder.board import engine as get_engine
-from rules.pathfinder.checks import skill_check, untrained
+from rules.pathfinder.checks import actor_checks
 from rules.pathfinder.commands import Disable
 from rules.pathfinder.events import ActionsSpent, CreaturesBecameBusy, EffectScheduled, Event
-from rules.pathfinder.guards import actor_checks
+from rules.pathfinder.rolls import skill_check, untrained
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 

@@ -7,7 +7,7 @@ from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.board import creature
-from rules.pathfinder.checks import Check, mods, plain_check, saving_throw, strength_check
+from rules.pathfinder.checks import actor_checks
 from rules.pathfinder.commands import DislodgeCorvus
 from rules.pathfinder.corvus import corvus_of
 from rules.pathfinder.events import (
@@ -18,7 +18,7 @@ from rules.pathfinder.events import (
     EngineDestroyed,
     Event,
 )
-from rules.pathfinder.guards import actor_checks
+from rules.pathfinder.rolls import Check, mods, plain_check, saving_throw, strength_check
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 

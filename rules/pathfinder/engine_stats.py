@@ -8,7 +8,7 @@ from fractions import Fraction
 from rules.codec import JSON
 from rules.pathfinder.board import crew_of, leader_of, spec_of
 from rules.pathfinder.catalog import EngineSpec
-from rules.pathfinder.crewing import equivalents
+from rules.pathfinder.crew_status import equivalents
 from rules.pathfinder.sizes import size_modifier
 from rules.pathfinder.state import Armor, Engine, PfState
 

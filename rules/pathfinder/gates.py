@@ -6,9 +6,9 @@ from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.board import creature, structure
+from rules.pathfinder.checks import actors_check
 from rules.pathfinder.commands import OperateGate
 from rules.pathfinder.events import ActionsSpent, Event, GateOperated
-from rules.pathfinder.guards import actors_check
 from rules.pathfinder.state import PfState, Structure
 from rules.ruleset import Outcome
 

@@ -11,14 +11,14 @@ from rules.errors import Rejected
 from rules.pathfinder import crit, wire_out
 from rules.pathfinder.ammo import EXPLODE_BEFORE_LAUNCH
 from rules.pathfinder.board import creature, engine
-from rules.pathfinder.checks import Mod, attack, mods
 from rules.pathfinder.commands import Observe
 from rules.pathfinder.engine_stats import misfire_max
 from rules.pathfinder.events import EngineBrokenByMishap, Event, SuccessiveChanged
 from rules.pathfinder.feats import proficient
 from rules.pathfinder.landing import land
-from rules.pathfinder.misfire import explode
-from rules.pathfinder.mishap import is_misfire, is_mishap
+from rules.pathfinder.misfire import explode, is_misfire
+from rules.pathfinder.mishap import is_mishap
+from rules.pathfinder.rolls import Mod, attack, mods
 from rules.pathfinder.scatter import scatter
 from rules.pathfinder.shot import Report, Shot
 from rules.pathfinder.state import PfState, Successive

@@ -8,11 +8,11 @@ from dataclasses import dataclass, replace
 from rules.codec import JSON
 from rules.dice import Dice
 from rules.pathfinder import ammo, wire_out
-from rules.pathfinder.checks import saving_throw
 from rules.pathfinder.collapse import Fall
 from rules.pathfinder.damage import Blow, DamageRoll, Effect, roll_damage
 from rules.pathfinder.events import Event, SquareConditionPlaced
 from rules.pathfinder.impact import Struck, apply, within
+from rules.pathfinder.rolls import saving_throw
 from rules.pathfinder.shot import Shot
 from rules.pathfinder.state import Creature, Square
 

@@ -8,11 +8,11 @@ from rules.errors import Rejected
 from rules.pathfinder.ammo import compatible
 from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.board import spec_of
+from rules.pathfinder.checks import engine_checks
 from rules.pathfinder.commands import Load
 from rules.pathfinder.contributions import contribute
-from rules.pathfinder.crewing import load_requirement
+from rules.pathfinder.crew_status import load_requirement
 from rules.pathfinder.events import Event, LoadProgressed
-from rules.pathfinder.guards import engine_checks
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
-from rules.pathfinder import crewing, wire_out
+from rules.pathfinder import wire_out
 from rules.pathfinder.board import crew_of, spec_of
 from rules.pathfinder.board import engine as get_engine
+from rules.pathfinder.checks import actors_check
 from rules.pathfinder.commands import MoveEngine
+from rules.pathfinder.crew_status import crew_status, equivalents
 from rules.pathfinder.engine_stats import speed_ft
 from rules.pathfinder.events import ActionsSpent, EngineMoved, Event
 from rules.pathfinder.geometry import distance_ft
-from rules.pathfinder.guards import actors_check
 from rules.pathfinder.state import Engine, PfState
 from rules.pathfinder.time import engine_busy
 from rules.ruleset import Outcome
@@ -59,7 +60,7 @@ def immobile(engine: Engine) -> bool:
 
 def _crew_can_move(state: PfState, engine: Engine) -> None:
     """PF-MOVE-01, PF-CREW-04: a full crew, or a diminished one under the option or the gallery's rule."""
-    status = crewing.crew_status(state, engine)
+    status = crew_status(state, engine)
     if status is None:  # no crew status (assault bridges, PF-CREW-03)
         return
     if not engine.crew_ids:
@@ -73,7 +74,7 @@ def _crew_can_move(state: PfState, engine: Engine) -> None:
 def _diminished_may_move(state: PfState, engine: Engine) -> bool:
     spec = spec_of(engine)
     if spec.family == "gallery":  # its own rule (PF-ASSAULT-08): at least half the crew
-        return crewing.equivalents(state, engine) * 2 >= (spec.crew or 0)
+        return equivalents(state, engine) * 2 >= (spec.crew or 0)
     return state.options.diminished_crew_can_move
 
 

@@ -8,7 +8,7 @@ from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.board import creature, spec_of
 from rules.pathfinder.board import engine as get_engine
-from rules.pathfinder.checks import SkillId, skill_check, untrained
+from rules.pathfinder.checks import actor_checks
 from rules.pathfinder.commands import Repair
 from rules.pathfinder.engine_stats import craft_dc
 from rules.pathfinder.events import (
@@ -18,7 +18,7 @@ from rules.pathfinder.events import (
     EngineBecameBusy,
     Event,
 )
-from rules.pathfinder.guards import actor_checks
+from rules.pathfinder.rolls import SkillId, skill_check, untrained
 from rules.pathfinder.sizes import size_index
 from rules.pathfinder.state import Engine, PfState
 from rules.pathfinder.time import ROUNDS_PER_MINUTE, engine_busy

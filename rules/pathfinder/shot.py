@@ -7,9 +7,9 @@ from typing import Literal
 
 from rules.codec import JSON
 from rules.pathfinder.catalog import EngineSpec
-from rules.pathfinder.checks import Check
 from rules.pathfinder.collapse import Fall
 from rules.pathfinder.damage import DamageRoll, Effect
+from rules.pathfinder.rolls import Check
 from rules.pathfinder.state import Creature, Engine, PfState, Successive, Target
 from rules.pathfinder.targeting import Mode, Range
 
