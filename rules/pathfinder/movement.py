@@ -3,10 +3,8 @@ or carried by a vehicle."""
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
-from rules.pathfinder import wire_out
 from rules.pathfinder.board import crew_of, spec_of
 from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.checks import actors_check
@@ -15,6 +13,7 @@ from rules.pathfinder.crew_status import crew_status, equivalents
 from rules.pathfinder.engine_stats import speed_ft
 from rules.pathfinder.events import ActionsSpent, EngineMoved, Event
 from rules.pathfinder.geometry import distance_ft
+from rules.pathfinder.results import EngineRelocated
 from rules.pathfinder.state import Engine, PfState
 from rules.pathfinder.time import engine_busy
 from rules.ruleset import Outcome
@@ -81,13 +80,9 @@ def _diminished_may_move(state: PfState, engine: Engine) -> bool:
 def _moved(engine: Engine, command: MoveEngine, *, speed: int | None, events: list[Event]) -> Outcome[Event]:
     """PF-MOVE-06: every move clears aim and successive-shot state (EngineMoved); loading is kept."""
     distance = distance_ft(engine.position, command.to)
-    result: dict[str, JSON] = {
-        "from": wire_out.square(engine.position),
-        "to": wire_out.square(command.to),
-        "distance_ft": distance,
-        "speed_ft": speed,
-        "aim_reset": True,
-    }
+    result = EngineRelocated(
+        origin=engine.position, to=command.to, distance_ft=distance, speed_ft=speed, aim_reset=True
+    )
     how = "carried" if command.carried else ("as cargo" if speed is None else "under its own speed")
     summary = f"{engine.id} moved {distance} ft {how}"
     return Outcome(

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder import engine_stats as stats
 from rules.pathfinder.catalog import ENGINES, EngineSpec
 from rules.pathfinder.commands import PlaceEngine
 from rules.pathfinder.events import EnginePlaced, Event
+from rules.pathfinder.results import EngineSetUp
 from rules.pathfinder.sizes import Size
 from rules.pathfinder.state import Bridge, Corvus, Engine, PfState, RamSetup
 from rules.pathfinder.targeting import aim_mode
@@ -38,28 +38,29 @@ def place_engine(command: PlaceEngine, state: PfState, dice: Dice) -> Outcome[Ev
     if invalid_field(spec, command):
         raise Rejected("invalid_field")
     engine = build_engine(spec, command)
-    result: dict[str, JSON] = {
-        "engine_id": engine.id,
-        "catalog_id": spec.id,
-        "size": engine.size,
-        "ac": engine.ac,
-        "ac_breakdown": stats.ac_breakdown(engine.size, engine.armor),
-        "hardness": engine.hardness,
-        "max_hp": engine.max_hp,
-        "hp": engine.hp,
-        "speed_ft": stats.speed_ft(state, engine, assume_full_crew=True),
-        "crew_required": spec.crew,
-        "aim": spec.aim,
-        "load": spec.load,
-        "targeting_dc": engine.targeting_dc,
-        "misfire_max": stats.misfire_max(state, engine, with_leader=False),
-        "craft_dc": stats.craft_dc(engine.masterwork),
-        "cost_gp": sum(stats.cost_breakdown(spec, engine).values()),
-        "cost_breakdown": stats.cost_breakdown(spec, engine),
-        "assembled": engine.assembled,
-        "material": spec.material,
-        "conditions": [c for c, on in (("broken", engine.broken), ("destroyed", engine.destroyed)) if on],
-    }
+    cost = stats.cost_breakdown(spec, engine)
+    result = EngineSetUp(
+        engine_id=engine.id,
+        catalog_id=spec.id,
+        size=engine.size,
+        ac=engine.ac,
+        ac_breakdown=stats.ac_breakdown(engine.size, engine.armor),
+        hardness=engine.hardness,
+        max_hp=engine.max_hp,
+        hp=engine.hp,
+        speed_ft=stats.speed_ft(state, engine, assume_full_crew=True),
+        crew_required=spec.crew,
+        aim=spec.aim,
+        load=spec.load,
+        targeting_dc=engine.targeting_dc,
+        misfire_max=stats.misfire_max(state, engine, with_leader=False),
+        craft_dc=stats.craft_dc(engine.masterwork),
+        cost_gp=cost.total,
+        cost_breakdown=cost,
+        assembled=engine.assembled,
+        material=spec.material,
+        conditions=tuple(c for c, on in (("broken", engine.broken), ("destroyed", engine.destroyed)) if on),
+    )
     return Outcome(
         result=result, summary=f"{spec.name} {engine.id} placed", events=(EnginePlaced(engine=engine),)
     )

@@ -7,10 +7,9 @@ every saving throw a `Save` (`{type, dc, natural, bonus, total, success}`). Zero
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.pathfinder.state import Creature
 
@@ -38,24 +37,14 @@ class Check:
     modifiers: tuple[Mod, ...]
     target_number: int | None
     success: bool | None
+    total: int = field(init=False)  # a field, not a property, so that the codec writes it with the roll
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total", self.natural + self.modifier_total)
 
     @property
     def modifier_total(self) -> int:
         return sum(m.value for m in self.modifiers)
-
-    @property
-    def total(self) -> int:
-        return self.natural + self.modifier_total
-
-    def to_wire(self) -> dict[str, JSON]:
-        return {
-            "slot": self.slot,
-            "natural": self.natural,
-            "modifiers": [{"label": m.label, "value": m.value} for m in self.modifiers],
-            "total": self.total,
-            "target_number": self.target_number,
-            "success": self.success,
-        }
 
 
 def attack_success(natural: int, total: int, target_number: int) -> bool:
@@ -132,25 +121,14 @@ class Save:
     dc: int
     natural: int
     bonus: int
+    # fields, not properties, so that the codec writes them with the save
+    total: int = field(init=False)
+    success: bool = field(init=False)
 
-    @property
-    def total(self) -> int:
-        return self.natural + self.bonus
-
-    @property
-    def success(self) -> bool:
-        """PF-GEN-09: total ≥ DC; a natural 20 always succeeds and a natural 1 always fails."""
-        return attack_success(self.natural, self.total, self.dc)
-
-    def to_wire(self) -> dict[str, JSON]:
-        return {
-            "type": self.type,
-            "dc": self.dc,
-            "natural": self.natural,
-            "bonus": self.bonus,
-            "total": self.total,
-            "success": self.success,
-        }
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total", self.natural + self.bonus)
+        # PF-GEN-09: total ≥ DC; a natural 20 always succeeds and a natural 1 always fails
+        object.__setattr__(self, "success", attack_success(self.natural, self.total, self.dc))
 
 
 def saving_throw(dice: Dice, creature: Creature, save_type: SaveType, dc: int, slot: str = "save") -> Save:
