@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
-from rules.pathfinder import wire_out
 from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.board import spec_of
+from rules.pathfinder.checks import engine_checks
 from rules.pathfinder.commands import Aim
 from rules.pathfinder.contributions import contribute
-from rules.pathfinder.crewing import aim_requirement
+from rules.pathfinder.crew_status import aim_requirement
 from rules.pathfinder.events import AimProgressed, Event
-from rules.pathfinder.guards import engine_checks
+from rules.pathfinder.results import AimProgress, target_of
 from rules.pathfinder.state import PfState
 from rules.pathfinder.targeting import aim_mode, measure, target_destroyed, target_square
 from rules.ruleset import Outcome
@@ -43,15 +42,15 @@ def aim(command: Aim, state: PfState, dice: Dice) -> Outcome[Event]:
     if units > requirement - progress:
         raise Rejected("exceeds_remaining")
     progress += units
-    result: dict[str, JSON] = {
-        "aim_target": wire_out.target(command.target),
-        "mode": mode,
-        "range": reach.to_wire(),
-        "aim_progress": progress,
-        "aim_requirement": requirement,
-        "aimed": progress >= requirement,
-        "reset": reset,
-    }
+    result = AimProgress(
+        aim_target=target_of(command.target),
+        mode=mode,
+        range=reach,
+        aim_progress=progress,
+        aim_requirement=requirement,
+        aimed=progress >= requirement,
+        reset=reset,
+    )
     event = AimProgressed(engine_id=engine.id, target=command.target, aim_progress=progress, reset=reset)
-    summary = f"{engine.id} aims at {wire_out.target(command.target)}: {progress}/{requirement}"
+    summary = f"{engine.id} aims at {target_of(command.target)}: {progress}/{requirement}"
     return Outcome(result=result, summary=summary, events=(*events, event))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rules.dice import Dice
 from rules.pathfinder.catalog import AMMUNITION, DiceExpr, EngineSpec
-from rules.pathfinder.checks import SaveType, saving_throw
 from rules.pathfinder.damage import Blow, DamageRoll
 from rules.pathfinder.impact import Struck, material, within
+from rules.pathfinder.rolls import SaveType, saving_throw
 from rules.pathfinder.state import Creature, PfState, Square
 
 SPECIAL_DAMAGE_FROM_CATALOG = ("standard", "plague_bundle", "blast_shot", "chain_shot")

@@ -4,12 +4,12 @@ every listed creature, each saving for half."""
 from __future__ import annotations
 
 from rules.dice import Dice
-from rules.pathfinder.checks import Check, saving_throw
 from rules.pathfinder.damage import Blow, roll_damage
 from rules.pathfinder.events import EngineBrokenByMishap, Event
 from rules.pathfinder.impact import apply, struck_target
 from rules.pathfinder.misfire import explode
 from rules.pathfinder.mishap import is_mishap
+from rules.pathfinder.rolls import Check, saving_throw
 from rules.pathfinder.shot import Report, Shot
 from rules.pathfinder.state import Target
 

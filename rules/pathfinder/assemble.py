@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.board import creature
 from rules.pathfinder.board import engine as get_engine
-from rules.pathfinder.checks import Check, mods, skill_check
+from rules.pathfinder.checks import actors_check
 from rules.pathfinder.commands import Assemble
 from rules.pathfinder.events import (
     AssemblyStarted,
@@ -19,7 +18,8 @@ from rules.pathfinder.events import (
     EngineBecameBusy,
     Event,
 )
-from rules.pathfinder.guards import actors_check
+from rules.pathfinder.results import AssemblyTried
+from rules.pathfinder.rolls import Check, mods, skill_check
 from rules.pathfinder.shapes import TelekineticAssembly
 from rules.pathfinder.state import Engine, PfState
 from rules.pathfinder.time import ROUNDS_PER_HOUR, ROUNDS_PER_MINUTE
@@ -146,14 +146,14 @@ def _outcome(state: PfState, engine: Engine, attempt: Attempt) -> Outcome[Event]
         busy_until = max(ends, engine.busy_until_round or 0)
         events.append(EngineBecameBusy(engine_id=engine.id, until_round=busy_until))
         events.append(EffectScheduled(kind="assembly", due_round=ends, entity_id=engine.id))
-    result: dict[str, JSON] = {
-        "required_workers": attempt.required,
-        "replaced_by_spell": attempt.replaced,
-        "checks": [c.to_wire() for c in attempt.checks],
-        "successful_workers": attempt.successes,
-        "result": attempt.result,
-        "duration_rounds": attempt.rounds,
-        "completes_at_round": ends,
-    }
+    result = AssemblyTried(
+        required_workers=attempt.required,
+        replaced_by_spell=attempt.replaced,
+        checks=attempt.checks,
+        successful_workers=attempt.successes,
+        result=attempt.result,
+        duration_rounds=attempt.rounds,
+        completes_at_round=ends,
+    )
     summary = f"assembly of {engine.id}: {attempt.result}, until round {ends}"
     return Outcome(result=result, summary=summary, events=tuple(events))

@@ -3,17 +3,16 @@ misfires only when every attack misses and one natural lies in the misfire range
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.pathfinder import crit, misfire
 from rules.pathfinder.board import kind_of
-from rules.pathfinder.checks import attack
 from rules.pathfinder.damage import Blow, Effect, roll_damage
 from rules.pathfinder.direct import armor_class, attack_modifiers
 from rules.pathfinder.engine_stats import misfire_max
 from rules.pathfinder.events import Event
 from rules.pathfinder.impact import apply, struck_target
-from rules.pathfinder.shot import Report, Shot
+from rules.pathfinder.rolls import attack
+from rules.pathfinder.shot import BlastTarget, Report, Shot
 from rules.pathfinder.state import Structure, Target
 from rules.pathfinder.targeting import measure
 
@@ -21,7 +20,7 @@ from rules.pathfinder.targeting import measure
 def resolve_blast(shot: Shot, dice: Dice) -> tuple[Report, list[Event]]:
     state, engine = shot.state, shot.engine
     limit = misfire_max(state, engine) or 0
-    per_target: list[JSON] = []
+    per_target: list[BlastTarget] = []
     effects: list[Effect] = []
     events: list[Event] = []
     naturals: list[int] = []
@@ -35,37 +34,31 @@ def resolve_blast(shot: Shot, dice: Dice) -> tuple[Report, list[Event]]:
         ac = armor_class(state, struck, touch=False)
         roll = attack(dice, "attack", modifiers, ac)
         naturals.append(roll.natural)
-        entry: dict[str, JSON] = {
-            "target_id": ident,
-            "roll": roll.to_wire(),
-            "threat": False,
-            "confirm": None,
-            "critical_multiplier": 1,
-            "hit": bool(roll.success),
-            "damage": None,
-            "effects": [],
-        }
-        if roll.success:
-            wooden = struck.entity if isinstance(struck.entity, Structure) else None
-            critical = crit.resolve(
-                dice, roll.natural, True, crit.threat_range(shot.spec, wooden), modifiers, ac
+        if not roll.success:
+            per_target.append(BlastTarget(target_id=ident, roll=roll, hit=False))
+            continue
+        wooden = struck.entity if isinstance(struck.entity, Structure) else None
+        critical = crit.resolve(dice, roll.natural, True, crit.threat_range(shot.spec, wooden), modifiers, ac)
+        assert shot.spec.damage is not None
+        damage = roll_damage(dice, "damage", shot.spec.damage, shot.static_damage, critical.multiplier)
+        hit_effects, more, _ = apply(
+            state, [(struck, Blow(zone="target", distance_ft=struck.distance_ft, damage_in=damage.total))]
+        )
+        per_target.append(
+            BlastTarget(
+                target_id=ident,
+                roll=roll,
+                threat=critical.threat,
+                confirm=critical.confirm,
+                critical_multiplier=critical.multiplier,
+                hit=True,
+                damage=damage,
+                effects=tuple(hit_effects),
             )
-            assert shot.spec.damage is not None
-            damage = roll_damage(dice, "damage", shot.spec.damage, shot.static_damage, critical.multiplier)
-            hit_effects, more, _ = apply(
-                state, [(struck, Blow(zone="target", distance_ft=struck.distance_ft, damage_in=damage.total))]
-            )
-            entry |= {
-                "threat": critical.threat,
-                "confirm": critical.confirm.to_wire() if critical.confirm else None,
-                "critical_multiplier": critical.multiplier,
-                "damage": damage.to_wire(),
-                "effects": [e.to_wire() for e in hit_effects],
-            }
-            effects += hit_effects
-            events += more
-        per_target.append(entry)
-    any_hit = any(entry["hit"] for entry in per_target)
+        )
+        effects += hit_effects
+        events += more
+    any_hit = any(entry.hit for entry in per_target)
     report = Report(
         kind="blast_shot", mode="direct", hit=any_hit, effects=tuple(effects), per_target=tuple(per_target)
     )

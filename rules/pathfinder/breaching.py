@@ -4,23 +4,20 @@ from __future__ import annotations
 
 from functools import reduce
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder import sabotage
 from rules.pathfinder.board import creature, crew_of, leader_of, spec_of, structure
 from rules.pathfinder.board import engine as get_engine
-from rules.pathfinder.checks import Check, plain_check, strength_check
+from rules.pathfinder.checks import actor_checks, actors_check, engine_checks
 from rules.pathfinder.commands import Break
 from rules.pathfinder.events import ActionsSpent, Event, StructureStatusChanged
 from rules.pathfinder.evolve import evolve
-from rules.pathfinder.gates import operate_gate
-from rules.pathfinder.guards import actor_checks, actors_check, engine_checks
-from rules.pathfinder.ramming import break_terms
+from rules.pathfinder.ram_bonuses import break_terms
+from rules.pathfinder.results import BreakTried, SabotageDrawn, StructureAfter
+from rules.pathfinder.rolls import Check, plain_check, strength_check
 from rules.pathfinder.state import PfState, Structure
 from rules.ruleset import Outcome
-
-__all__ = ["break_structure", "operate_gate"]  # operate_gate lives in gates.py
 
 
 def break_structure(command: Break, state: PfState, dice: Dice) -> Outcome[Event]:
@@ -30,17 +27,17 @@ def break_structure(command: Break, state: PfState, dice: Dice) -> Outcome[Event
     if check.success and not (target.broken and target.breached == _breached(target)):
         events.append(_broken(target))
     after = reduce(evolve, events, state)
-    sabotaged: JSON = None
+    sabotaged: SabotageDrawn | None = None
     if command.engine_id is not None:  # PF-DISABLE-02: drawn last, after the check
         sabotaged, more = sabotage.after_use(after, get_engine(after, command.engine_id), dice)
         events += more
-    result: dict[str, JSON] = {
-        "dc": target.break_dc,
-        "check": check.to_wire(),
-        "success": check.success,
-        "structure_after": _after(structure(after, target.id)),
-        "sabotage": sabotaged,
-    }
+    result = BreakTried(
+        dc=target.break_dc,
+        check=check,
+        success=check.success,
+        structure_after=_after(structure(after, target.id)),
+        sabotage=sabotaged,
+    )
     verdict = "broken" if check.success else "holds"
     summary = f"break {target.id}: {check.total} vs DC {target.break_dc}, {verdict}"
     return Outcome(result=result, summary=summary, events=tuple(events))
@@ -60,8 +57,8 @@ def _target(command: Break, state: PfState) -> Structure:
     return target
 
 
-def _after(final: Structure) -> dict[str, JSON]:
-    return {"broken": final.broken, "breached": final.breached, "hardness": final.effective_hardness}
+def _after(final: Structure) -> StructureAfter:
+    return StructureAfter(broken=final.broken, breached=final.breached, hardness=final.effective_hardness)
 
 
 def _alone(command: Break, state: PfState, target: Structure, dice: Dice) -> tuple[Check, list[Event]]:

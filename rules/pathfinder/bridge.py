@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.board import creature, spec_of
 from rules.pathfinder.board import engine as get_engine
+from rules.pathfinder.checks import actors_check
 from rules.pathfinder.commands import RaiseBridge
 from rules.pathfinder.events import ActionsSpent, BridgeProgressed, Event
 from rules.pathfinder.geometry import number
-from rules.pathfinder.guards import actors_check
+from rules.pathfinder.results import BridgeRaising
 from rules.pathfinder.sizes import size_index
 from rules.pathfinder.state import Bridge, Creature, Engine, PfState
 from rules.ruleset import Outcome
@@ -47,12 +47,9 @@ def raise_bridge(command: RaiseBridge, state: PfState, dice: Dice) -> Outcome[Ev
             contributors_this_round=so_far.contributors_this_round + len(helpers),
         ),
     )
-    result: dict[str, JSON] = {
-        "units_added": number(added),
-        "progress": number(progress),
-        "requirement": needed,
-        "raised": raised,
-    }
+    result = BridgeRaising(
+        units_added=number(added), progress=number(progress), requirement=needed, raised=raised
+    )
     summary = f"{bridge.id}: {number(progress)}/{needed}" + (", raised" if raised else "")
     return Outcome(result=result, summary=summary, events=events)
 

@@ -1,159 +1,80 @@
-"""Roll shapes of §2: attack rolls, targeting and operation checks, skill checks and saving throws.
-
-Every d20 roll a result reports is a `Check` (`{slot, natural, modifiers, total, target_number, success}`);
-every saving throw a `Save` (`{type, dc, natural, bonus, total, success}`). Zero modifiers are omitted.
-"""
+"""The common checks of §2, in the spec's order: those run first for every command (`unknown_entity`,
+`duplicate_id`, `dice_value_out_of_range`), then the "actor checks" and "engine checks" handlers run."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Literal
 
-from rules.codec import JSON
+from rules.declare import spec_of as declared
 from rules.dice import Dice
-from rules.pathfinder.state import Creature
-
-SkillId = Literal[
-    "craft_siege_engine", "disable_device", "knowledge_engineering", "profession_siege_engineer"
-]
-SaveType = Literal["ref", "fort", "will"]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Mod:
-    label: str
-    value: int
-
-
-def mods(*terms: tuple[str, int]) -> tuple[Mod, ...]:
-    """A labelled breakdown in the given order, zero terms omitted."""
-    return tuple(Mod(label=label, value=value) for label, value in terms if value != 0)
+from rules.errors import Rejected
+from rules.pathfinder.ammo import damage_dice
+from rules.pathfinder.board import find_engine, kind_of, spec_of
+from rules.pathfinder.commands import Command
+from rules.pathfinder.crew_status import crew_status
+from rules.pathfinder.dice_slots import DICE_SLOTS
+from rules.pathfinder.events import ActionKind
+from rules.pathfinder.refs import known
+from rules.pathfinder.state import Creature, Engine, PfState
+from rules.pathfinder.time import can_spend, creature_busy, engine_busy
+from rules.references import new_ids, references
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Check:
-    slot: str
-    natural: int
-    modifiers: tuple[Mod, ...]
-    target_number: int | None
-    success: bool | None
-
-    @property
-    def modifier_total(self) -> int:
-        return sum(m.value for m in self.modifiers)
-
-    @property
-    def total(self) -> int:
-        return self.natural + self.modifier_total
-
-    def to_wire(self) -> dict[str, JSON]:
-        return {
-            "slot": self.slot,
-            "natural": self.natural,
-            "modifiers": [{"label": m.label, "value": m.value} for m in self.modifiers],
-            "total": self.total,
-            "target_number": self.target_number,
-            "success": self.success,
-        }
+def check_common(command: Command, state: PfState, dice: Dice) -> None:
+    if not all(known(state, kind, entity_id) for kind, entity_id in references(command)):
+        raise Rejected("unknown_entity")
+    if any(kind_of(state, ident) is not None for ident in new_ids(command)):
+        raise Rejected("duplicate_id")
+    dice.check_ranges({**DICE_SLOTS, **varying_sides(command, state)})
 
 
-def attack_success(natural: int, total: int, target_number: int) -> bool:
-    """PF-GEN-07: a natural 20 always succeeds and a natural 1 always fails."""
-    if natural == 20:
-        return True
-    if natural == 1:
-        return False
-    return total >= target_number
+def varying_sides(command: Command, state: PfState) -> dict[str, int | None]:
+    """Faces of the slots whose die depends on the engine and its ammunition (damage, explosion)."""
+    drawn = declared(type(command)).dice
+    engine = find_engine(state, getattr(command, "engine_id", "")) if "damage" in drawn else None
+    if engine is None:
+        return {}
+    spec = spec_of(engine)
+    shoots = "explosion_damage" in drawn  # only `fire` shoots ammunition, and only a shot may explode (§4)
+    sides: dict[str, int | None] = {}
+    shot = damage_dice(spec, engine.ammunition or "standard") if shoots else spec.damage
+    if shot is not None:
+        sides["damage"] = shot.sides
+    if spec.damage is not None and shoots:
+        sides["explosion_damage"] = spec.damage.sides
+    return sides
 
 
-def attack(dice: Dice, slot: str, modifiers: Iterable[Mod], target_number: int) -> Check:
-    """An attack roll, targeting check or confirmation roll (naturals 20/1 decide)."""
-    natural = dice.one(slot, 20)
-    terms = tuple(modifiers)
-    total = natural + sum(m.value for m in terms)
-    return Check(
-        slot=slot,
-        natural=natural,
-        modifiers=terms,
-        target_number=target_number,
-        success=attack_success(natural, total, target_number),
-    )
+def actor_checks(state: PfState, actor: Creature, action: ActionKind | None, count: int = 1) -> None:
+    """Not down, not busy, and (unless a free action) the action still available this round."""
+    if actor.down:
+        raise Rejected("creature_down")
+    if creature_busy(state, actor):
+        raise Rejected("creature_busy")
+    if action is not None and not can_spend(actor.actions, action, count):
+        raise Rejected("action_unavailable")
 
 
-def plain_check(
-    dice: Dice, slot: str, modifiers: Iterable[Mod], dc: int | None, take_10: bool = False
-) -> Check:
-    """A skill, Strength or driving check (PF-GEN-13): naturals do nothing special; take 10 draws nothing."""
-    natural = 10 if take_10 else dice.one(slot, 20)
-    terms = tuple(modifiers)
-    total = natural + sum(m.value for m in terms)
-    return Check(
-        slot=slot,
-        natural=natural,
-        modifiers=terms,
-        target_number=dc,
-        success=None if dc is None else total >= dc,
-    )
+def actors_check(
+    state: PfState, actors: Iterable[Creature], action: ActionKind | None, count: int = 1
+) -> None:
+    for actor in actors:
+        actor_checks(state, actor, action, count)
 
 
-def skill_check(
-    dice: Dice,
-    creature: Creature,
-    skill: SkillId,
-    dc: int,
-    bonuses: Iterable[Mod] = (),
-    take_10: bool = False,
-) -> Check:
-    """`d20 + the skill's modifier (labelled with the skill id) + listed bonuses` against the DC."""
-    own: int = getattr(creature.skills, skill).modifier
-    return plain_check(dice, "check", (*mods((skill, own)), *bonuses), dc, take_10)
-
-
-def strength_check(
-    dice: Dice, creature: Creature, dc: int, bonuses: Iterable[Mod] = (), take_10: bool = False
-) -> Check:
-    return plain_check(dice, "check", (*mods(("str", creature.str_mod)), *bonuses), dc, take_10)
-
-
-def untrained(creature: Creature, skill: SkillId, dc: int) -> bool:
-    """PF-GEN-13: Disable Device and Profession need a rank; Knowledge (engineering) too above DC 10."""
-    ranks: int = getattr(creature.skills, skill).ranks
-    if skill in ("disable_device", "profession_siege_engineer"):
-        return ranks < 1
-    if skill == "knowledge_engineering":
-        return ranks < 1 and dc > 10
-    return False
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Save:
-    type: SaveType
-    dc: int
-    natural: int
-    bonus: int
-
-    @property
-    def total(self) -> int:
-        return self.natural + self.bonus
-
-    @property
-    def success(self) -> bool:
-        """PF-GEN-09: total ≥ DC; a natural 20 always succeeds and a natural 1 always fails."""
-        return attack_success(self.natural, self.total, self.dc)
-
-    def to_wire(self) -> dict[str, JSON]:
-        return {
-            "type": self.type,
-            "dc": self.dc,
-            "natural": self.natural,
-            "bonus": self.bonus,
-            "total": self.total,
-            "success": self.success,
-        }
-
-
-def saving_throw(dice: Dice, creature: Creature, save_type: SaveType, dc: int, slot: str = "save") -> Save:
-    natural = dice.one(slot, 20)
-    bonus: int = getattr(creature.saves, save_type)
-    return Save(type=save_type, dc=dc, natural=natural, bonus=bonus)
+def engine_checks(state: PfState, engine: Engine) -> None:
+    """Not destroyed, assembled, not busy, not disabled, has a crew that is not insufficient."""
+    if engine.destroyed:
+        raise Rejected("engine_destroyed")
+    if not engine.assembled:
+        raise Rejected("engine_not_assembled")
+    if engine_busy(state, engine):
+        raise Rejected("engine_busy")
+    if engine.disabled:
+        raise Rejected("engine_disabled")
+    if crew_status(state, engine) is None:
+        return  # no crew status (assault bridges, PF-CREW-03)
+    if not engine.crew_ids:
+        raise Rejected("no_crew")
+    if crew_status(state, engine) == "insufficient":
+        raise Rejected("crew_insufficient")

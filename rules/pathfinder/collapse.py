@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.codec import JSON
 from rules.pathfinder.board import find_structure
 from rules.pathfinder.events import Event, StructureFell
 from rules.pathfinder.state import PfState, Structure
@@ -17,15 +16,6 @@ class Fall:
     hp_after: int
     broken: bool
     destroyed: bool
-
-    def to_wire(self) -> dict[str, JSON]:
-        return {
-            "structure_id": self.structure_id,
-            "hp_before": self.hp_before,
-            "hp_after": self.hp_after,
-            "broken": self.broken,
-            "destroyed": self.destroyed,
-        }
 
 
 def reachable(state: PfState, structure: Structure) -> bool:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rules.errors import Rejected
 from rules.pathfinder.board import creature
-from rules.pathfinder.crewing import action_unit
+from rules.pathfinder.checks import actor_checks
+from rules.pathfinder.crew_status import action_unit
 from rules.pathfinder.events import ActionsSpent, Event
-from rules.pathfinder.guards import actor_checks
 from rules.pathfinder.shapes import Contribution
 from rules.pathfinder.state import Engine, PfState
 

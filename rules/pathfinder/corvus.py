@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from functools import reduce
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder import sabotage
 from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.board import leader_of, spec_of
-from rules.pathfinder.checks import Check, SkillId, skill_check, untrained
+from rules.pathfinder.checks import actor_checks, engine_checks
 from rules.pathfinder.commands import UseCorvus
 from rules.pathfinder.events import ActionsSpent, CorvusChanged, Event
 from rules.pathfinder.evolve import evolve
-from rules.pathfinder.guards import actor_checks, engine_checks
+from rules.pathfinder.results import CorvusUsed
+from rules.pathfinder.rolls import Check, SkillId, skill_check, untrained
 from rules.pathfinder.state import Corvus, Creature, Engine, PfState
 from rules.ruleset import Outcome
 
@@ -67,13 +67,13 @@ def _checked(command: UseCorvus, state: PfState) -> tuple[Engine, Creature]:
     return engine, leader
 
 
-def _result(check: Check | None, now: Corvus) -> dict[str, JSON]:
-    return {
-        "check": check.to_wire() if check else None,
-        "success": check.success if check else None,
-        "deployed": now.deployed,
-        "needs_reset": now.needs_reset,
-    }
+def _result(check: Check | None, now: Corvus) -> CorvusUsed:
+    return CorvusUsed(
+        check=check,
+        success=check.success if check else None,
+        deployed=now.deployed,
+        needs_reset=now.needs_reset,
+    )
 
 
 def _summary(engine: Engine, check: Check | None) -> str:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
-from rules.pathfinder import wire_out
 from rules.pathfinder.board import creature, engine, spec_of
 from rules.pathfinder.commands import UNCHANGED, AddCreature, MoveCreature
 from rules.pathfinder.events import CreatureAdded, CreatureMoved, Event
 from rules.pathfinder.feats import feats_valid, proficient_with
+from rules.pathfinder.results import CreatureJoined, CreatureWhereabouts
 from rules.pathfinder.state import Creature, Inside, PfState
 from rules.ruleset import Outcome
 
@@ -45,7 +44,7 @@ def add_creature(command: AddCreature, state: PfState, dice: Dice) -> Outcome[Ev
     if state.options.validate_feat_prerequisites and not feats_valid(new):
         raise Rejected("feat_prerequisite_missing")
     placed = replace(new, inside=checked_inside(state, command.inside, new.id))
-    result: dict[str, JSON] = {"creature_id": new.id, "proficient_with": proficient_with(new)}
+    result = CreatureJoined(creature_id=new.id, proficient_with=tuple(proficient_with(new)))
     return Outcome(
         result=result, summary=f"creature {new.id} added", events=(CreatureAdded(creature=placed),)
     )
@@ -57,11 +56,7 @@ def move_creature(command: MoveCreature, state: PfState, dice: Dice) -> Outcome[
     inside = (
         moving.inside if command.inside == UNCHANGED else checked_inside(state, command.inside, moving.id)
     )
-    result: dict[str, JSON] = {
-        "creature_id": moving.id,
-        "position": wire_out.square(position),
-        "inside": wire_out.inside(inside),
-    }
+    result = CreatureWhereabouts(creature_id=moving.id, position=position, inside=inside)
     event = CreatureMoved(creature_id=moving.id, position=position, inside=inside)
     return Outcome(result=result, summary=f"creature {moving.id} moved", events=(event,))
 

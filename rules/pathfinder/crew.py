@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
-from rules.pathfinder import crewing
 from rules.pathfinder.board import creature, engine
 from rules.pathfinder.commands import AssignCrew
+from rules.pathfinder.crew_status import (
+    action_unit,
+    aim_requirement,
+    aimed,
+    crew_status,
+    equivalents,
+    load_requirement,
+    size_penalty_helpers,
+)
 from rules.pathfinder.events import CrewAssigned, Event
 from rules.pathfinder.evolve import evolve
 from rules.pathfinder.geometry import number
+from rules.pathfinder.results import CrewAtWork
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 
@@ -31,16 +39,16 @@ def assign_crew(command: AssignCrew, state: PfState, dice: Dice) -> Outcome[Even
     event = CrewAssigned(engine_id=target.id, creature_ids=command.creature_ids, leader_id=command.leader_id)
     after = evolve(state, event)
     crewed = engine(after, target.id)
-    status = crewing.crew_status(after, crewed)
-    result: dict[str, JSON] = {
-        "crew_equivalents": number(crewing.equivalents(after, crewed)),
-        "crew_status": status,
-        "aim_requirement": crewing.aim_requirement(after, crewed),
-        "load_requirement": crewing.load_requirement(after, crewed),
-        "action_unit": crewing.action_unit(after, crewed),
-        "size_penalty_helpers": crewing.size_penalty_helpers(after, crewed),
-        "aim_progress": crewed.aim_progress,
-        "aimed": crewing.aimed(after, crewed),
-    }
+    status = crew_status(after, crewed)
+    result = CrewAtWork(
+        crew_equivalents=number(equivalents(after, crewed)),
+        crew_status=status,
+        aim_requirement=aim_requirement(after, crewed),
+        load_requirement=load_requirement(after, crewed),
+        action_unit=action_unit(after, crewed),
+        size_penalty_helpers=size_penalty_helpers(after, crewed),
+        aim_progress=crewed.aim_progress,
+        aimed=aimed(after, crewed),
+    )
     summary = f"{target.id} crewed by {len(command.creature_ids)}, led by {command.leader_id}: {status}"
     return Outcome(result=result, summary=summary, events=(event,))

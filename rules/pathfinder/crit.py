@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from rules.dice import Dice
 from rules.pathfinder.catalog import EngineSpec
-from rules.pathfinder.checks import Check, Mod, attack
+from rules.pathfinder.rolls import Check, Mod, attack
 from rules.pathfinder.state import Structure
 
 

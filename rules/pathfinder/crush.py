@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from functools import reduce
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder import sabotage
 from rules.pathfinder.board import crew_of, spec_of
 from rules.pathfinder.board import engine as get_engine
-from rules.pathfinder.checks import saving_throw
+from rules.pathfinder.checks import actors_check, engine_checks
 from rules.pathfinder.commands import Crush
-from rules.pathfinder.damage import Blow, roll_damage
+from rules.pathfinder.damage import Blow, Effect, roll_damage
 from rules.pathfinder.events import ActionsSpent, Event
 from rules.pathfinder.evolve import evolve
 from rules.pathfinder.geometry import distance_ft, half
-from rules.pathfinder.guards import actors_check, engine_checks
 from rules.pathfinder.impact import Struck, apply
 from rules.pathfinder.magic import effective_enhancement
+from rules.pathfinder.results import WheelCrushed
+from rules.pathfinder.rolls import saving_throw
 from rules.pathfinder.state import Engine, PfState
 from rules.ruleset import Outcome
 
@@ -42,7 +42,7 @@ def crush(command: Crush, state: PfState, dice: Dice) -> Outcome[Event]:
     events = [ActionsSpent(creature_ids=wheel.crew_ids, action="full_round"), *events]
     after = reduce(evolve, events, state)
     sabotaged, more = sabotage.after_use(after, get_engine(after, wheel.id), dice)
-    result: dict[str, JSON] = {"damage": damage.to_wire(), "effects": effects, "sabotage": sabotaged}
+    result = WheelCrushed(damage=damage, effects=effects, sabotage=sabotaged)
     summary = f"{wheel.id} crushed {len(ids)} creature(s) for {damage.total}"
     return Outcome(result=result, summary=summary, events=(*events, *more))
 
@@ -54,7 +54,7 @@ def _static(wheel: Engine) -> int:
 
 def _roll_over(
     state: PfState, wheel: Engine, ids: set[str], total: int, dice: Dice
-) -> tuple[list[JSON], list[Event]]:
+) -> tuple[tuple[Effect, ...], list[Event]]:
     """Saves in creation order (PF-GEN-09): failure full damage and `prone`, success half."""
     hits: list[tuple[Struck, Blow]] = []
     for victim in (c for c in state.creatures if c.id in ids):
@@ -70,4 +70,4 @@ def _roll_over(
         )
         hits.append((Struck(kind="creature", entity=victim, distance_ft=distance), blow))
     effects, events, _ = apply(state, hits)  # creatures only: nothing collapses
-    return [e.to_wire() for e in effects], events
+    return tuple(effects), events

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.pathfinder.board import spec_of
 from rules.pathfinder.catalog import DiceExpr
-from rules.pathfinder.checks import Save
 from rules.pathfinder.events import (
     ConditionsAdded,
     EngineDestroyed,
@@ -17,6 +15,7 @@ from rules.pathfinder.events import (
     HitPointsChanged,
     StructureStatusChanged,
 )
+from rules.pathfinder.rolls import Save
 from rules.pathfinder.state import Creature, Engine, PfState, Structure
 
 Zone = str  # target | splash | burst | inner | outer | area | explosion
@@ -30,9 +29,6 @@ class DamageRoll:
     static: int
     total: int
     base: int
-
-    def to_wire(self) -> dict[str, JSON]:
-        return {"dice": list(self.dice), "static": self.static, "total": self.total, "base": self.base}
 
 
 def roll_damage(dice: Dice, slot: str, expr: DiceExpr, static: int, multiplier: int = 1) -> DamageRoll:
@@ -60,23 +56,6 @@ class Effect:
     hp_after: int
     conditions_added: tuple[str, ...]
     cave_in: bool = False
-
-    def to_wire(self) -> dict[str, JSON]:
-        return {
-            "entity_kind": self.entity_kind,
-            "entity_id": self.entity_id,
-            "distance_ft": self.distance_ft,
-            "zone": self.zone,
-            "damage_in": self.damage_in,
-            "save": self.save.to_wire() if self.save else None,
-            "damage_after_save": self.damage_after_save,
-            "hardness_applied": self.hardness_applied,
-            "hp_loss": self.hp_loss,
-            "hp_before": self.hp_before,
-            "hp_after": self.hp_after,
-            "conditions_added": list(self.conditions_added),
-            "cave_in": self.cave_in,
-        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

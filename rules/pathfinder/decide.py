@@ -18,6 +18,7 @@ from rules.pathfinder import (
     disable,
     dislodge,
     fire,
+    gates,
     indirect,
     load,
     magic,
@@ -29,6 +30,7 @@ from rules.pathfinder import (
     time,
     wind,
 )
+from rules.pathfinder.checks import check_common
 from rules.pathfinder.commands import (
     AddCreature,
     AddStructure,
@@ -56,7 +58,6 @@ from rules.pathfinder.commands import (
     UseCorvus,
 )
 from rules.pathfinder.events import Event
-from rules.pathfinder.preconditions import check_common
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 
@@ -102,7 +103,7 @@ def decide(command: Command, state: PfState, dice: Dice) -> Outcome[Event]:
         case Break():
             return breaching.break_structure(command, state, dice)
         case OperateGate():
-            return breaching.operate_gate(command, state, dice)
+            return gates.operate_gate(command, state, dice)
         case RaiseBridge():
             return bridge.raise_bridge(command, state, dice)
         case UseCorvus():

@@ -6,14 +6,14 @@ from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder import crit, misfire
 from rules.pathfinder.board import find_engine, spec_of
-from rules.pathfinder.checks import Mod, attack, mods, saving_throw
-from rules.pathfinder.crewing import size_penalty_helpers
+from rules.pathfinder.crew_status import size_penalty_helpers
 from rules.pathfinder.damage import Blow, roll_damage
 from rules.pathfinder.engine_stats import misfire_max
 from rules.pathfinder.events import EngineBrokenByMishap, Event
 from rules.pathfinder.feats import SIEGE_GUNNER, proficient
 from rules.pathfinder.impact import Struck, apply, struck_target
-from rules.pathfinder.mishap import is_misfire, is_mishap
+from rules.pathfinder.mishap import is_mishap
+from rules.pathfinder.rolls import Mod, attack, mods, saving_throw
 from rules.pathfinder.shot import Report, Shot
 from rules.pathfinder.sizes import size_index, size_modifier
 from rules.pathfinder.state import Creature, Engine, PfState, Structure
@@ -83,7 +83,7 @@ def resolve_direct(shot: Shot, dice: Dice) -> tuple[Report, list[Event]]:
     modifiers = attack_modifiers(shot, shot.reach.penalty)
     roll = attack(dice, "attack", modifiers, ac)
     report = Report(kind="direct", mode=shot.mode, roll=roll)
-    if is_misfire(shot.spec, roll.natural, misfire_max(state, engine)):
+    if misfire.is_misfire(shot.spec, roll.natural, misfire_max(state, engine)):
         return misfire.misfired(shot, dice, report.with_(misfire=True))
     events: list[Event] = []
     if is_mishap(shot.spec, shot.leader, roll.natural):

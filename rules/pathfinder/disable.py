@@ -1,17 +1,17 @@
 """Disabling and sabotage (PF-DISABLE-01): `disable` makes an engine inoperable or sabotaged some rounds
-later; what a disabled or sabotaged engine then does lives in guards.py and sabotage.py."""
+later; what a disabled or sabotaged engine then does lives in checks.py and sabotage.py."""
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.board import creature
 from rules.pathfinder.board import engine as get_engine
-from rules.pathfinder.checks import skill_check, untrained
+from rules.pathfinder.checks import actor_checks
 from rules.pathfinder.commands import Disable
 from rules.pathfinder.events import ActionsSpent, CreaturesBecameBusy, EffectScheduled, Event
-from rules.pathfinder.guards import actor_checks
+from rules.pathfinder.results import DisableTried
+from rules.pathfinder.rolls import skill_check, untrained
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 
@@ -39,15 +39,15 @@ def disable(command: Disable, state: PfState, dice: Dice) -> Outcome[Event]:
         events.append(
             EffectScheduled(kind="disable", due_round=ends, entity_id=engine.id, detail=command.mode)
         )
-    result: dict[str, JSON] = {
-        "rounds": rounds,
-        "dc": DISABLE_DC,
-        "check": check.to_wire(),
-        "success": check.success,
+    result = DisableTried(
+        rounds=rounds,
+        dc=DISABLE_DC,
+        check=check,
+        success=check.success,
         # a failure takes no effect at all (PF-TIME-03): nothing becomes effective
-        "effective_at_round": ends if check.success else None,
-        "mode": command.mode,
-    }
+        effective_at_round=ends if check.success else None,
+        mode=command.mode,
+    )
     verdict = f"takes effect at round {ends}" if check.success else "fails"
     summary = f"{rogue.id} works {rounds} rounds to {command.mode} {engine.id}: {verdict}"
     return Outcome(result=result, summary=summary, events=tuple(events))

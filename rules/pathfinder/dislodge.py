@@ -3,11 +3,10 @@ occupant; loose, it may be destroyed, and its occupants save or fall."""
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.board import creature
-from rules.pathfinder.checks import Check, mods, plain_check, saving_throw, strength_check
+from rules.pathfinder.checks import actor_checks
 from rules.pathfinder.commands import DislodgeCorvus
 from rules.pathfinder.corvus import corvus_of
 from rules.pathfinder.events import (
@@ -18,7 +17,8 @@ from rules.pathfinder.events import (
     EngineDestroyed,
     Event,
 )
-from rules.pathfinder.guards import actor_checks
+from rules.pathfinder.results import CorvusDislodged, OccupantSave
+from rules.pathfinder.rolls import Check, mods, plain_check, saving_throw, strength_check
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 
@@ -34,7 +34,7 @@ def dislodge_corvus(command: DislodgeCorvus, state: PfState, dice: Dice) -> Outc
     margin = check.total - dc
     destroyed = bool(check.success) and margin >= DESTROY_MARGIN
     events: list[Event] = [ActionsSpent(creature_ids=(command.by,), action=action)]
-    occupants: list[JSON] = []
+    occupants: list[OccupantSave] = []
     if check.success:
         _, corvus = corvus_of(state, command.engine_id)
         events.append(
@@ -43,14 +43,14 @@ def dislodge_corvus(command: DislodgeCorvus, state: PfState, dice: Dice) -> Outc
         events += [EngineDestroyed(engine_id=command.engine_id)] if destroyed else []
         occupants, falls = _occupants_save(command, state, dice)
         events += falls
-    result: dict[str, JSON] = {
-        "dc": dc,
-        "check": check.to_wire(),
-        "success": check.success,
-        "margin": margin,
-        "corvus_destroyed": destroyed,
-        "occupants": occupants,
-    }
+    result = CorvusDislodged(
+        dc=dc,
+        check=check,
+        success=check.success,
+        margin=margin,
+        corvus_destroyed=destroyed,
+        occupants=tuple(occupants),
+    )
     verdict = "destroyed" if destroyed else ("dislodged" if check.success else "holds")
     summary = f"{command.engine_id} {verdict} ({check.total} vs DC {dc})"
     return Outcome(result=result, summary=summary, events=tuple(events))
@@ -79,14 +79,16 @@ def _check(command: DislodgeCorvus, state: PfState, dice: Dice) -> Check:
     return plain_check(dice, "check", mods(("driving", command.driving_modifier or 0)), dc)
 
 
-def _occupants_save(command: DislodgeCorvus, state: PfState, dice: Dice) -> tuple[list[JSON], list[Event]]:
+def _occupants_save(
+    command: DislodgeCorvus, state: PfState, dice: Dice
+) -> tuple[list[OccupantSave], list[Event]]:
     """Each occupant saves Reflex DC 15 or gains `fallen`; saves drawn in creation order (PF-GEN-09)."""
     listed = set(command.occupant_ids)
-    entries: list[JSON] = []
+    entries: list[OccupantSave] = []
     events: list[Event] = []
     for occupant in (c for c in state.creatures if c.id in listed):
         save = saving_throw(dice, occupant, "ref", FALL_DC)
-        entries.append({"id": occupant.id, "save": save.to_wire(), "fell": not save.success})
+        entries.append(OccupantSave(id=occupant.id, save=save, fell=not save.success))
         if not save.success:
             fallen = ConditionsAdded(entity_kind="creature", entity_id=occupant.id, conditions=("fallen",))
             events.append(fallen)

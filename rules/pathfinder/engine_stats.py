@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.codec import JSON
 from rules.pathfinder.board import crew_of, leader_of, spec_of
 from rules.pathfinder.catalog import EngineSpec
-from rules.pathfinder.crewing import equivalents
+from rules.pathfinder.crew_status import equivalents
+from rules.pathfinder.results import CostBreakdown
+from rules.pathfinder.rolls import Mod, mods
 from rules.pathfinder.sizes import size_modifier
 from rules.pathfinder.state import Armor, Engine, PfState
 
@@ -19,10 +20,9 @@ def armor_value(armor: Armor | None) -> int:
     return armor.armor_bonus + armor.enhancement if armor else 0
 
 
-def ac_breakdown(size: str, armor: Armor | None) -> list[dict[str, JSON]]:
+def ac_breakdown(size: str, armor: Armor | None) -> tuple[Mod, ...]:
     """PF-DEF-01/03: base 5 (10 − 5 for Dex 0), size, armor; zero terms omitted."""
-    terms = (("base", 5), ("size", size_modifier(size)), ("armor", armor_value(armor)))
-    return [{"label": label, "value": value} for label, value in terms if value != 0]
+    return mods(("base", 5), ("size", size_modifier(size)), ("armor", armor_value(armor)))
 
 
 def engine_ac(size: str, armor: Armor | None) -> int:
@@ -57,13 +57,13 @@ def armor_price(size: str, armor: Armor | None) -> int:
     return armor.base_price_gp * ARMOR_SIZE_MULTIPLIER[size] + masterwork + 2 * 1000 * armor.enhancement**2
 
 
-def cost_breakdown(spec: EngineSpec, engine: Engine) -> dict[str, JSON]:
-    return {
-        "base": spec.cost_gp or 0,
-        "masterwork": 300 if engine.masterwork else 0,
-        "enchantment": enchantment_price(engine.enchantment_price_bonus),
-        "armor": armor_price(engine.size, engine.armor),
-    }
+def cost_breakdown(spec: EngineSpec, engine: Engine) -> CostBreakdown:
+    return CostBreakdown(
+        base=spec.cost_gp or 0,
+        masterwork=300 if engine.masterwork else 0,
+        enchantment=enchantment_price(engine.enchantment_price_bonus),
+        armor=armor_price(engine.size, engine.armor),
+    )
 
 
 def half_speed(speed: int) -> int:

@@ -40,14 +40,6 @@ from rules.pathfinder.events import (
     SuccessiveChanged,
     WindSet,
 )
-from rules.pathfinder.evolve_parts import (
-    add_conditions,
-    assign_crew,
-    complete_effect,
-    destroy_engine,
-    new_round,
-    set_hp,
-)
 from rules.pathfinder.state import (
     Actions,
     Bridge,
@@ -56,6 +48,14 @@ from rules.pathfinder.state import (
     Scheduled,
     SquareCondition,
     Successive,
+)
+from rules.pathfinder.updates import (
+    add_conditions,
+    assign_crew,
+    complete_effect,
+    destroy_engine,
+    new_round,
+    set_hp,
 )
 
 

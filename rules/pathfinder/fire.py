@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from functools import reduce
 
-from rules.codec import JSON
 from rules.dice import Dice
-from rules.pathfinder import sabotage, wire_out
+from rules.pathfinder import sabotage
 from rules.pathfinder.area import resolve_area
 from rules.pathfinder.blast import resolve_blast
 from rules.pathfinder.board import engine as get_engine
@@ -18,7 +17,7 @@ from rules.pathfinder.events import ActionsSpent, Event, ShotFired
 from rules.pathfinder.evolve import evolve
 from rules.pathfinder.fire_checks import check_fields, checked_shot
 from rules.pathfinder.indirect import resolve_indirect
-from rules.pathfinder.shot import Report, Shot
+from rules.pathfinder.shot import EngineAfter, Report, Shot
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 
@@ -51,15 +50,15 @@ def _resolve(shot: Shot, dice: Dice) -> tuple[Report, list[Event]]:
     return resolve_blast(shot, dice)
 
 
-def engine_after(state: PfState, engine_id: str) -> dict[str, JSON]:
+def engine_after(state: PfState, engine_id: str) -> EngineAfter:
     engine = get_engine(state, engine_id)
-    return {
-        "loaded": engine.loaded,
-        "broken": engine.broken,
-        "misfire_max": misfire_max(state, engine),
-        "destroyed": engine.destroyed,
-        "successive": wire_out.successive(engine.successive),
-    }
+    return EngineAfter(
+        loaded=engine.loaded,
+        broken=engine.broken,
+        misfire_max=misfire_max(state, engine),
+        destroyed=engine.destroyed,
+        successive=engine.successive,
+    )
 
 
 def _summary(shot: Shot, report: Report) -> str:

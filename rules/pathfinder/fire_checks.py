@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from rules.errors import Rejected
 from rules.pathfinder.board import creature, leader_of, position_of, spec_of
+from rules.pathfinder.checks import actor_checks, engine_checks
 from rules.pathfinder.commands import Fire
-from rules.pathfinder.crewing import aimed
+from rules.pathfinder.crew_status import aimed
 from rules.pathfinder.direct import cover_bonus
 from rules.pathfinder.geometry import distance_ft
-from rules.pathfinder.guards import actor_checks, engine_checks
 from rules.pathfinder.magic import effective_enhancement, empower_bonus
 from rules.pathfinder.shot import Shot, ShotKind
 from rules.pathfinder.sizes import size_index

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.board import creature, structure
+from rules.pathfinder.checks import actors_check
 from rules.pathfinder.commands import OperateGate
 from rules.pathfinder.events import ActionsSpent, Event, GateOperated
-from rules.pathfinder.guards import actors_check
+from rules.pathfinder.results import GateWorked
 from rules.pathfinder.state import PfState, Structure
 from rules.ruleset import Outcome
 
@@ -39,12 +39,7 @@ def operate_gate(command: OperateGate, state: PfState, dice: Dice) -> Outcome[Ev
             operators_this_round=gate.gate_operators_this_round + len(ids),
         ),
     )
-    result: dict[str, JSON] = {
-        "progress": progress,
-        "requirement": needed,
-        "toggled": toggled,
-        "open": now_open,
-    }
+    result = GateWorked(progress=progress, requirement=needed, toggled=toggled, open=now_open)
     summary = f"{gate.id}: {progress}/{needed}" + (
         f", now {'open' if now_open else 'closed'}" if toggled else ""
     )

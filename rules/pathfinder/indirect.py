@@ -5,22 +5,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
-from rules.pathfinder import crit, wire_out
+from rules.pathfinder import crit
 from rules.pathfinder.ammo import EXPLODE_BEFORE_LAUNCH
 from rules.pathfinder.board import creature, engine
-from rules.pathfinder.checks import Mod, attack, mods
 from rules.pathfinder.commands import Observe
 from rules.pathfinder.engine_stats import misfire_max
 from rules.pathfinder.events import EngineBrokenByMishap, Event, SuccessiveChanged
 from rules.pathfinder.feats import proficient
 from rules.pathfinder.landing import land
-from rules.pathfinder.misfire import explode
-from rules.pathfinder.mishap import is_misfire, is_mishap
-from rules.pathfinder.scatter import scatter
-from rules.pathfinder.shot import Report, Shot
+from rules.pathfinder.misfire import explode, is_misfire
+from rules.pathfinder.mishap import is_mishap
+from rules.pathfinder.results import Observation
+from rules.pathfinder.rolls import Mod, attack, mods
+from rules.pathfinder.scatter import Scatter, scatter
+from rules.pathfinder.shot import Landing, Report, Shot
 from rules.pathfinder.state import PfState, Successive
 from rules.pathfinder.wind import wind_modifier
 from rules.ruleset import Outcome
@@ -88,7 +88,7 @@ def resolve_indirect(shot: Shot, dice: Dice) -> tuple[Report, list[Event]]:
     hit = bool(roll.success) and not misfire
     threat = (20, spec.critical_multiplier) if spec.critical_multiplier else None  # PF-CRIT-02
     critical = crit.resolve(dice, roll.natural, hit, threat, modifiers, dc)
-    scattered: JSON = None
+    scattered: Scatter | None = None
     before_launch = mishap and shot.ammunition in EXPLODE_BEFORE_LAUNCH  # PF-AMMO-10
     if before_launch:
         square = engine.position
@@ -106,7 +106,7 @@ def resolve_indirect(shot: Shot, dice: Dice) -> tuple[Report, list[Event]]:
         confirm=critical.confirm,
         critical_multiplier=critical.multiplier,
         explode_before_launch=before_launch,
-        landing={"square": wire_out.square(square), "scatter": scattered},
+        landing=Landing(square=square, scatter=scattered),
         damage=landed.damage,
         effects=landed.effects,
         collapse=landed.collapse,
@@ -125,11 +125,11 @@ def observe(command: Observe, state: PfState, dice: Dice) -> Outcome[Event]:
     if before.unseen_misses == 0:
         raise Rejected("nothing_to_report")
     after = replace(before, unseen_misses=0, reported_misses=before.reported_misses + before.unseen_misses)
-    result: dict[str, JSON] = {
-        "reported_now": before.unseen_misses,
-        "reported_misses": after.reported_misses,
-        "next_successive_modifier": sum(value for _, value in successive_terms(after)),
-    }
+    result = Observation(
+        reported_now=before.unseen_misses,
+        reported_misses=after.reported_misses,
+        next_successive_modifier=sum(value for _, value in successive_terms(after)),
+    )
     summary = f"{command.observer_id} reports {before.unseen_misses} miss(es) of {watched.id}"
     return Outcome(
         result=result, summary=summary, events=(SuccessiveChanged(engine_id=watched.id, successive=after),)

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rules.codec import JSON
 from rules.dice import Dice
-from rules.pathfinder import ammo, wire_out
-from rules.pathfinder.checks import saving_throw
+from rules.pathfinder import ammo
 from rules.pathfinder.collapse import Fall
 from rules.pathfinder.damage import Blow, DamageRoll, Effect, roll_damage
 from rules.pathfinder.events import Event, SquareConditionPlaced
 from rules.pathfinder.impact import Struck, apply, within
+from rules.pathfinder.rolls import saving_throw
 from rules.pathfinder.shot import Shot
-from rules.pathfinder.state import Creature, Square
+from rules.pathfinder.state import Creature, Square, SquareCondition
 
 SPRINGAL_BURST_FT = 15
 # PF-ENGINE-06: splash radius and Reflex DC
@@ -26,7 +25,7 @@ class Landed:
     damage: DamageRoll | None
     effects: tuple[Effect, ...]
     collapse: tuple[Fall, ...]
-    square_conditions: tuple[JSON, ...]
+    square_conditions: tuple[SquareCondition, ...]
     events: tuple[Event, ...]
 
 
@@ -42,9 +41,9 @@ def land(shot: Shot, dice: Dice, square: Square, multiplier: int) -> Landed:
     else:
         hits = ammo.special_hits(shot.state, shot.ammunition, dice, square, damage)
     effects, events, falls = apply(shot.state, hits)
-    conditions: tuple[JSON, ...] = ()
+    conditions: tuple[SquareCondition, ...] = ()
     if shot.ammunition == "smoke_shot":  # PF-AMMO-06
-        conditions = ({"square": wire_out.square(square), "condition": "fog_cloud"},)
+        conditions = (SquareCondition(square=square, condition="fog_cloud"),)
         events.append(SquareConditionPlaced(square=square, condition="fog_cloud"))
     return Landed(
         damage=damage,

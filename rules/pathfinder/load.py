@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.ammo import compatible
 from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.board import spec_of
+from rules.pathfinder.checks import engine_checks
 from rules.pathfinder.commands import Load
 from rules.pathfinder.contributions import contribute
-from rules.pathfinder.crewing import load_requirement
+from rules.pathfinder.crew_status import load_requirement
 from rules.pathfinder.events import Event, LoadProgressed
-from rules.pathfinder.guards import engine_checks
+from rules.pathfinder.results import LoadProgress
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 
@@ -40,13 +40,13 @@ def load(command: Load, state: PfState, dice: Dice) -> Outcome[Event]:
         raise Rejected("exceeds_remaining")
     progress = engine.load_progress + units
     loaded = progress >= requirement
-    result: dict[str, JSON] = {
-        "units_added": units,
-        "load_progress": progress,
-        "load_requirement": requirement,
-        "loaded": loaded,
-        "ammunition": ammunition,
-    }
+    result = LoadProgress(
+        units_added=units,
+        load_progress=progress,
+        load_requirement=requirement,
+        loaded=loaded,
+        ammunition=ammunition,
+    )
     event = LoadProgressed(engine_id=engine.id, ammunition=ammunition, load_progress=progress, loaded=loaded)
     summary = f"{engine.id} load {progress}/{requirement}" + (
         f" — loaded with {ammunition}" if loaded else ""

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.commands import CastEngineSpell
 from rules.pathfinder.events import EffectScheduled, Event, SpellCast
+from rules.pathfinder.results import SpellCastOn
 from rules.pathfinder.state import Creature, Engine, EngineSpell, PfState
 from rules.ruleset import Outcome
 
@@ -43,11 +43,7 @@ def cast_engine_spell(command: CastEngineSpell, state: PfState, dice: Dice) -> O
     expires = state.round + command.duration_rounds
     spell = EngineSpell(spell=command.spell, bonus=bonus, cast_round=state.round, expires_at_round=expires)
     effective = max(engine.enhancement, bonus)
-    result: dict[str, JSON] = {
-        "spell_bonus": bonus,
-        "effective_enhancement": effective,
-        "expires_at_round": expires,
-    }
+    result = SpellCastOn(spell_bonus=bonus, effective_enhancement=effective, expires_at_round=expires)
     events = (
         SpellCast(engine_id=engine.id, spell=spell),
         EffectScheduled(kind="spell_expiry", due_round=expires, entity_id=engine.id),

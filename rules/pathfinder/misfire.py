@@ -1,16 +1,22 @@
-"""Misfires and explosions (PF-MISFIRE-01..05, PF-ENGINE-04): a broken firearm, the rocket springal or a
-broken firedrake/firewyrm blows up instead of firing."""
+"""Misfires and explosions (PF-MISFIRE-01..05, PF-ENGINE-04): a firearm misfires on a low natural die; a
+broken firearm, the rocket springal or a broken firedrake/firewyrm blows up instead of firing."""
 
 from __future__ import annotations
 
 from rules.dice import Dice
-from rules.pathfinder.checks import saving_throw
+from rules.pathfinder.catalog import EngineSpec
 from rules.pathfinder.damage import Blow, roll_damage
 from rules.pathfinder.events import EngineBrokenByMishap, EngineDestroyed, Event
 from rules.pathfinder.impact import apply, within
+from rules.pathfinder.rolls import saving_throw
 from rules.pathfinder.shot import Report, Shot
 
 FIREDRAKE_DC, EXPLOSION_DC = 15, 20
+
+
+def is_misfire(spec: EngineSpec, natural: int, misfire_max: int | None) -> bool:
+    """A siege firearm misfires when the natural is ≤ its misfire range (Siege Engineer does not help)."""
+    return spec.is_siege_firearm and misfire_max is not None and natural <= misfire_max
 
 
 def misfired(shot: Shot, dice: Dice, report: Report) -> tuple[Report, list[Event]]:

@@ -1,4 +1,4 @@
-"""Mishaps (PF-MISHAP-01/02, PF-FEAT-02) and misfires (PF-MISFIRE-01/02/05) on the natural die."""
+"""Mishaps (PF-MISHAP-01/02, PF-FEAT-02) on the natural die; misfires, the firearms' own, are misfire.py's."""
 
 from __future__ import annotations
 
@@ -12,8 +12,3 @@ def is_mishap(spec: EngineSpec, leader: Creature, natural: int) -> bool:
     if spec.is_siege_firearm or spec.family == "springal_rocket":
         return False
     return natural == 1 and not leader.has_feat(SIEGE_ENGINEER)
-
-
-def is_misfire(spec: EngineSpec, natural: int, misfire_max: int | None) -> bool:
-    """A siege firearm misfires when the natural is ≤ its misfire range (Siege Engineer does not help)."""
-    return spec.is_siege_firearm and misfire_max is not None and natural <= misfire_max

@@ -3,17 +3,17 @@ or carried by a vehicle."""
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
-from rules.pathfinder import crewing, wire_out
 from rules.pathfinder.board import crew_of, spec_of
 from rules.pathfinder.board import engine as get_engine
+from rules.pathfinder.checks import actors_check
 from rules.pathfinder.commands import MoveEngine
+from rules.pathfinder.crew_status import crew_status, equivalents
 from rules.pathfinder.engine_stats import speed_ft
 from rules.pathfinder.events import ActionsSpent, EngineMoved, Event
 from rules.pathfinder.geometry import distance_ft
-from rules.pathfinder.guards import actors_check
+from rules.pathfinder.results import EngineRelocated
 from rules.pathfinder.state import Engine, PfState
 from rules.pathfinder.time import engine_busy
 from rules.ruleset import Outcome
@@ -59,7 +59,7 @@ def immobile(engine: Engine) -> bool:
 
 def _crew_can_move(state: PfState, engine: Engine) -> None:
     """PF-MOVE-01, PF-CREW-04: a full crew, or a diminished one under the option or the gallery's rule."""
-    status = crewing.crew_status(state, engine)
+    status = crew_status(state, engine)
     if status is None:  # no crew status (assault bridges, PF-CREW-03)
         return
     if not engine.crew_ids:
@@ -73,20 +73,16 @@ def _crew_can_move(state: PfState, engine: Engine) -> None:
 def _diminished_may_move(state: PfState, engine: Engine) -> bool:
     spec = spec_of(engine)
     if spec.family == "gallery":  # its own rule (PF-ASSAULT-08): at least half the crew
-        return crewing.equivalents(state, engine) * 2 >= (spec.crew or 0)
+        return equivalents(state, engine) * 2 >= (spec.crew or 0)
     return state.options.diminished_crew_can_move
 
 
 def _moved(engine: Engine, command: MoveEngine, *, speed: int | None, events: list[Event]) -> Outcome[Event]:
     """PF-MOVE-06: every move clears aim and successive-shot state (EngineMoved); loading is kept."""
     distance = distance_ft(engine.position, command.to)
-    result: dict[str, JSON] = {
-        "from": wire_out.square(engine.position),
-        "to": wire_out.square(command.to),
-        "distance_ft": distance,
-        "speed_ft": speed,
-        "aim_reset": True,
-    }
+    result = EngineRelocated(
+        origin=engine.position, to=command.to, distance_ft=distance, speed_ft=speed, aim_reset=True
+    )
     how = "carried" if command.carried else ("as cargo" if speed is None else "under its own speed")
     summary = f"{engine.id} moved {distance} ft {how}"
     return Outcome(

@@ -11,17 +11,17 @@ from rules.errors import Rejected
 from rules.pathfinder import crit, sabotage
 from rules.pathfinder.board import crew_of, leader_of, spec_of
 from rules.pathfinder.board import engine as get_engine
-from rules.pathfinder.checks import Mod, attack
+from rules.pathfinder.checks import actors_check, engine_checks
 from rules.pathfinder.commands import Ram
 from rules.pathfinder.damage import Blow, roll_damage
 from rules.pathfinder.direct import armor_class
 from rules.pathfinder.events import ActionsSpent, EngineBrokenByMishap, Event
 from rules.pathfinder.evolve import evolve
 from rules.pathfinder.fire import engine_after
-from rules.pathfinder.guards import actors_check, engine_checks
 from rules.pathfinder.impact import Struck, apply, struck_target
 from rules.pathfinder.mishap import is_mishap
-from rules.pathfinder.ramming import attack_terms, damage_static
+from rules.pathfinder.ram_bonuses import attack_terms, damage_static
+from rules.pathfinder.rolls import Mod, attack
 from rules.pathfinder.shot import Report
 from rules.pathfinder.state import Creature, Engine, PfState, Structure
 from rules.pathfinder.targeting import target_destroyed

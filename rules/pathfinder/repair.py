@@ -3,12 +3,11 @@ disabled (or sabotaged) engine after ten minutes of work."""
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.board import creature, spec_of
 from rules.pathfinder.board import engine as get_engine
-from rules.pathfinder.checks import SkillId, skill_check, untrained
+from rules.pathfinder.checks import actor_checks
 from rules.pathfinder.commands import Repair
 from rules.pathfinder.engine_stats import craft_dc
 from rules.pathfinder.events import (
@@ -18,7 +17,8 @@ from rules.pathfinder.events import (
     EngineBecameBusy,
     Event,
 )
-from rules.pathfinder.guards import actor_checks
+from rules.pathfinder.results import RepairTried
+from rules.pathfinder.rolls import SkillId, skill_check, untrained
 from rules.pathfinder.sizes import size_index
 from rules.pathfinder.state import Engine, PfState
 from rules.pathfinder.time import ROUNDS_PER_MINUTE, engine_busy
@@ -67,12 +67,7 @@ def repair(command: Repair, state: PfState, dice: Dice) -> Outcome[Event]:
         events.append(
             EffectScheduled(kind="repair", due_round=ends, entity_id=engine.id, detail=command.kind)
         )
-    result: dict[str, JSON] = {
-        "dc": dc,
-        "check": check.to_wire(),
-        "success": check.success,
-        "completes_at_round": ends,
-    }
+    result = RepairTried(dc=dc, check=check, success=check.success, completes_at_round=ends)
     verdict = "succeeds" if check.success else "fails"
     summary = f"{repairer.id} repairs {engine.id} ({command.kind}): {verdict}, done at round {ends}"
     return Outcome(result=result, summary=summary, events=tuple(events))

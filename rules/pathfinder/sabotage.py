@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.pathfinder.events import EffectScheduled, Event, SabotageTriggered
+from rules.pathfinder.results import SabotageDrawn
 from rules.pathfinder.state import Engine, PfState
 from rules.pathfinder.time import ROUNDS_PER_MINUTE
 
 
-def after_use(state: PfState, engine: Engine, dice: Dice) -> tuple[JSON, list[Event]]:
+def after_use(state: PfState, engine: Engine, dice: Dice) -> tuple[SabotageDrawn | None, list[Event]]:
     """Call at the end of fire, ram, break with a ram, crush and use_corvus; returns the `sabotage` field."""
     if not engine.sabotaged or engine.sabotage_triggered or engine.destroyed:
         return None, []
@@ -19,4 +19,4 @@ def after_use(state: PfState, engine: Engine, dice: Dice) -> tuple[JSON, list[Ev
         SabotageTriggered(engine_id=engine.id),
         EffectScheduled(kind="sabotage_failure", due_round=at_round, entity_id=engine.id),
     ]
-    return {"minutes": minutes, "disabled_at_round": at_round}, events
+    return SabotageDrawn(minutes=minutes, disabled_at_round=at_round), events

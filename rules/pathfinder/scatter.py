@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON
+from dataclasses import dataclass
+
 from rules.dice import Dice
 from rules.pathfinder.feats import SIEGE_GUNNER
 from rules.pathfinder.geometry import sign
 from rules.pathfinder.state import Creature, Square
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Scatter:
+    """PF-SCATTER-01..03: the d8, its compass direction and how far the shot strays."""
+
+    d8: int
+    direction: str
+    distance_squares: int
+
 
 # clockwise seen from above
 COMPASS: tuple[tuple[str, int, int], ...] = (
@@ -39,7 +50,7 @@ def toward_engine(engine: Square, target: Square) -> int:
 
 def scatter(
     dice: Dice, leader: Creature, increments: int, engine: Square, target: Square
-) -> tuple[Square, JSON]:
+) -> tuple[Square, Scatter]:
     """d8 = k: k − 1 steps clockwise from direction 1; then increments × d4 squares (exact: Siege Gunner)."""
     d8 = dice.one("scatter_direction", 8)
     code, dx, dy = COMPASS[(toward_engine(engine, target) + d8 - 1) % 8]
@@ -48,4 +59,4 @@ def scatter(
     else:
         distance = sum(dice.roll("scatter_distance", 4, increments))
     landing = Square(x=target.x + distance * dx, y=target.y + distance * dy)
-    return landing, {"d8": d8, "direction": code, "distance_squares": distance}
+    return landing, Scatter(d8=d8, direction=code, distance_squares=distance)

@@ -1,16 +1,18 @@
-"""One `fire` (or `ram`) being resolved: its context read when the command starts, and its §3.13 report."""
+"""One `fire` (or `ram`) being resolved: its context read when the command starts, and its §3.13 report
+(`Report` while it is resolved, `ShotResolved` the result record the codec writes)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from rules.codec import JSON
 from rules.pathfinder.catalog import EngineSpec
-from rules.pathfinder.checks import Check
 from rules.pathfinder.collapse import Fall
 from rules.pathfinder.damage import DamageRoll, Effect
-from rules.pathfinder.state import Creature, Engine, PfState, Successive, Target
+from rules.pathfinder.results import SabotageDrawn
+from rules.pathfinder.rolls import Check
+from rules.pathfinder.scatter import Scatter
+from rules.pathfinder.state import Creature, Engine, PfState, Square, SquareCondition, Successive, Target
 from rules.pathfinder.targeting import Mode, Range
 
 ShotKind = Literal["direct", "indirect", "area", "blast_shot", "ram"]
@@ -43,6 +45,60 @@ class Shot:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Landing:
+    square: Square
+    scatter: Scatter | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BlastTarget:
+    """One listed target of a blast shot (PF-AMMO-07), each with its own attack, critical and damage."""
+
+    target_id: str
+    roll: Check
+    threat: bool = False
+    confirm: Check | None = None
+    critical_multiplier: int = 1
+    hit: bool
+    damage: DamageRoll | None = None
+    effects: tuple[Effect, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EngineAfter:
+    loaded: bool
+    broken: bool
+    misfire_max: int | None
+    destroyed: bool
+    successive: Successive
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShotResolved:
+    """§3.13 `fire` and §3.17 `ram`: null where a field does not apply, [] for empty lists."""
+
+    kind: ShotKind
+    mode: Mode
+    roll: Check | None
+    threat: bool
+    confirm: Check | None
+    critical_multiplier: int
+    hit: bool
+    mishap: bool
+    misfire: bool
+    exploded: bool
+    explode_before_launch: bool
+    landing: Landing | None
+    damage: DamageRoll | None
+    effects: tuple[Effect, ...]
+    per_target: tuple[BlastTarget, ...] | None
+    collapse: tuple[Fall, ...]
+    square_conditions: tuple[SquareCondition, ...]
+    engine_after: EngineAfter
+    sabotage: SabotageDrawn | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Report:
     """The outcome fields of `fire` (and `ram`): null where they do not apply, [] for empty lists."""
 
@@ -57,36 +113,36 @@ class Report:
     misfire: bool = False
     exploded: bool = False
     explode_before_launch: bool = False
-    landing: JSON = None
+    landing: Landing | None = None
     damage: DamageRoll | None = None
     effects: tuple[Effect, ...] = ()
-    per_target: tuple[JSON, ...] | None = None
+    per_target: tuple[BlastTarget, ...] | None = None
     collapse: tuple[Fall, ...] = ()
-    square_conditions: tuple[JSON, ...] = field(default_factory=tuple)
+    square_conditions: tuple[SquareCondition, ...] = field(default_factory=tuple)
     successive: Successive | None = None  # the successive state after an indirect shot (PF-INDIRECT-05)
 
     def with_(self, **changes: object) -> Report:
         return replace(self, **changes)  # type: ignore[arg-type]
 
-    def to_result(self, engine_after: JSON, sabotage: JSON) -> dict[str, JSON]:
-        return {
-            "kind": self.kind,
-            "mode": self.mode,
-            "roll": self.roll.to_wire() if self.roll else None,
-            "threat": self.threat,
-            "confirm": self.confirm.to_wire() if self.confirm else None,
-            "critical_multiplier": self.critical_multiplier,
-            "hit": self.hit,
-            "mishap": self.mishap,
-            "misfire": self.misfire,
-            "exploded": self.exploded,
-            "explode_before_launch": self.explode_before_launch,
-            "landing": self.landing,
-            "damage": self.damage.to_wire() if self.damage else None,
-            "effects": [e.to_wire() for e in self.effects],
-            "per_target": list(self.per_target) if self.per_target is not None else None,
-            "collapse": [f.to_wire() for f in self.collapse],
-            "square_conditions": list(self.square_conditions),
-            "engine_after": engine_after,
-            "sabotage": sabotage,
-        }
+    def to_result(self, engine_after: EngineAfter, sabotage: SabotageDrawn | None) -> ShotResolved:
+        return ShotResolved(
+            kind=self.kind,
+            mode=self.mode,
+            roll=self.roll,
+            threat=self.threat,
+            confirm=self.confirm,
+            critical_multiplier=self.critical_multiplier,
+            hit=self.hit,
+            mishap=self.mishap,
+            misfire=self.misfire,
+            exploded=self.exploded,
+            explode_before_launch=self.explode_before_launch,
+            landing=self.landing,
+            damage=self.damage,
+            effects=self.effects,
+            per_target=self.per_target,
+            collapse=self.collapse,
+            square_conditions=self.square_conditions,
+            engine_after=engine_after,
+            sabotage=sabotage,
+        )

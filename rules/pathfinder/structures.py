@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder import structure_stats as table
 from rules.pathfinder.board import structure
 from rules.pathfinder.commands import AddStructure
 from rules.pathfinder.events import Event, StructureAdded
+from rules.pathfinder.results import StructureSetUp
 from rules.pathfinder.state import PfState, Square, Structure
 from rules.ruleset import Outcome
 
@@ -56,19 +56,19 @@ def add_structure(command: AddStructure, state: PfState, dice: Dice) -> Outcome[
         open=command.state.open if command.kind == "gate" else None,
         conditions=("cave_in",) if destroyed and command.kind == "building" else (),
     )
-    result: dict[str, JSON] = {
-        "structure_id": built.id,
-        "kind": built.kind,
-        "ac": built.ac,
-        "hardness": built.hardness,
-        "max_hp": built.max_hp,
-        "hp": built.hp,
-        "break_dc": built.break_dc,
-        "break_dc_suspect": built.break_dc_suspect,
-        "magic_cost_gp": table.magic_cost(built.kind, built.size) if built.magic_treated else None,
-        "broken": built.broken,
-        "breached": built.breached,
-    }
+    result = StructureSetUp(
+        structure_id=built.id,
+        kind=built.kind,
+        ac=built.ac,
+        hardness=built.hardness,
+        max_hp=built.max_hp,
+        hp=built.hp,
+        break_dc=built.break_dc,
+        break_dc_suspect=built.break_dc_suspect,
+        magic_cost_gp=table.magic_cost(built.kind, built.size) if built.magic_treated else None,
+        broken=built.broken,
+        breached=built.breached,
+    )
     return Outcome(
         result=result, summary=f"{built.kind} {built.id} added", events=(StructureAdded(structure=built),)
     )

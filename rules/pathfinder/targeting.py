@@ -36,14 +36,6 @@ class Range:
     increments: int | None
     penalty: int
 
-    def to_wire(self) -> dict[str, int | None]:
-        return {
-            "distance_ft": self.distance_ft,
-            "increment_ft": self.increment_ft,
-            "increments": self.increments,
-            "penalty": self.penalty,
-        }
-
 
 def increment_ft(spec: EngineSpec, mode: Mode) -> int | None:
     """PF-ENGINE-08: a bombard in direct mode uses half its increment."""

@@ -11,6 +11,7 @@ from rules.pathfinder.board import find_engine
 from rules.pathfinder.commands import AdvanceRound
 from rules.pathfinder.events import ActionKind, Event, RoundsAdvanced, ScheduledEffectCompleted
 from rules.pathfinder.magic import effective_enhancement
+from rules.pathfinder.results import CompletedEffect, RoundsAdvance
 from rules.pathfinder.state import Actions, Creature, Engine, PfState, Scheduled
 from rules.ruleset import Outcome
 
@@ -59,7 +60,7 @@ def advance_round(command: AdvanceRound, state: PfState, dice: Dice) -> Outcome[
     after = state.round + command.rounds
     due = sorted((s for s in state.schedule if s.due_round <= after), key=lambda s: (s.due_round, s.seq))
     events: list[Event] = [RoundsAdvanced(round_before=state.round, round_after=after)]
-    completed: list[JSON] = []
+    completed: list[CompletedEffect] = []
     for item in due:
         events.append(
             ScheduledEffectCompleted(
@@ -67,14 +68,11 @@ def advance_round(command: AdvanceRound, state: PfState, dice: Dice) -> Outcome[
             )
         )
         completed.append(
-            {
-                "round": item.due_round,
-                "kind": item.kind,
-                "entity_id": item.entity_id,
-                "effect": _effect(state, item),
-            }
+            CompletedEffect(
+                round=item.due_round, kind=item.kind, entity_id=item.entity_id, effect=_effect(state, item)
+            )
         )
-    result: dict[str, JSON] = {"round_before": state.round, "round_after": after, "completed": completed}
+    result = RoundsAdvance(round_before=state.round, round_after=after, completed=tuple(completed))
     summary = f"round {state.round} → {after}" + (
         f"; {len(completed)} scheduled effect(s) completed" if completed else ""
     )

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.commands import SetWind
 from rules.pathfinder.events import Event, WindSet
+from rules.pathfinder.results import WindNow
 from rules.pathfinder.state import PfState
 from rules.ruleset import Outcome
 
@@ -36,7 +36,7 @@ def can_fire(level: str) -> bool:
 def set_wind(command: SetWind, state: PfState, dice: Dice) -> Outcome[Event]:
     if command.level not in SIEGE_MODIFIER:
         raise Rejected("invalid_field")
-    result: dict[str, JSON] = {"wind": command.level, "siege_modifier": SIEGE_MODIFIER[command.level]}
+    result = WindNow(wind=command.level, siege_modifier=SIEGE_MODIFIER[command.level])
     return Outcome(
         result=result, summary=f"wind is now {command.level}", events=(WindSet(level=command.level),)
     )

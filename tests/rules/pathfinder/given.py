@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.conftest import TableFactory
 from tests.harness import Table
 
 
@@ -133,3 +134,66 @@ def effect(result: dict[str, Any], entity_id: str) -> dict[str, Any]:
 
 def hp_after(result: dict[str, Any]) -> dict[str, int]:
     return {e["entity_id"]: e["hp_after"] for e in result["effects"]}
+
+
+# a loaded light ballista and its shot (test_direct, test_fire)
+KNOWS = {"skills": {"knowledge_engineering": skill(1, 1)}}
+
+
+def ballista(
+    rules_table: TableFactory,
+    leader: dict[str, Any] | None = None,
+    target: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+    fields: dict[str, Any] | None = None,
+    **state: Any,
+) -> Table:
+    """A loaded light ballista (aim 0) at (0,0) crewed by `lead`, and a dummy (ac 10, hp 30) 20 ft north."""
+    t = rules_table("pathfinder", options)
+    setup(
+        t,
+        creature("lead", **(leader if leader is not None else {**PROFICIENT, **KNOWS})),
+        target or creature("dummy", hp=30, y=4),
+        aimed_engine("lb", "ballista_light", **state) | (fields or {}),
+        crew("lb", "lead"),
+    )
+    return t
+
+
+def shoot(t: Table, dice: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    return applied(t, fire("lb", dice, target=fields.pop("target", who("dummy")), **fields))
+
+
+# medium metal armor: the slower towers, galleries and ladders (test_placement, test_movement)
+ARMOR = {"armor_bonus": 6, "category": "medium", "metal": True, "base_price_gp": 200}
+
+
+# the corvus deck of EX-PF-25 (test_corvus, test_dislodge)
+OCCUPANTS = ("o1", "o2", "o3")
+
+
+def use(action: str, check: int | None = None, **fields: Any) -> dict[str, Any]:
+    dice = {} if check is None else {"check": [check]}
+    return {"type": "use_corvus", "engine_id": "cv", "action": action, **fields, "dice": dice}
+
+
+def deck(rules_table: TableFactory, *more: dict[str, Any], sailor: dict[str, Any] | None = None) -> Table:
+    """EX-PF-25: corvus `cv` crewed by `sailor` (Prof 1/+3); o1…o3 (ref +1), `def1` (str +4), `drv`."""
+    t = rules_table("pathfinder")
+    setup(
+        t,
+        engine("cv", "corvus"),
+        creature("sailor", **(sailor or {"skills": {"profession_siege_engineer": skill(1, 3)}})),
+        crew("cv", "sailor"),
+        *(creature(o, saves={"ref": 1}) for o in OCCUPANTS),
+        creature("def1", str_mod=4),
+        creature("drv"),
+        *more,
+    )
+    return t
+
+
+def deployed(rules_table: TableFactory) -> Table:
+    t = deck(rules_table)
+    applied(t, use("drop", 7))
+    return t

@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import TableFactory
-from tests.rules.pathfinder.given import applied, creature, engine, find, rejected, skill
+from tests.rules.pathfinder.given import (
+    applied,
+    creature,
+    engine,
+    find,
+    rejected,
+    setup,
+    skill,
+)
+
+rule = pytest.mark.rule
 
 
 @pytest.mark.rule("PF-GEN-08")
@@ -184,3 +194,19 @@ def test_moving_within_a_full_storey_is_not_counted_twice(rules_table: TableFact
     applied(table, creature("x"))
     command = {"type": "move_creature", "creature_id": "x", "inside": {"engine_id": "st", "level": "upper"}}
     assert rejected(table, command) == "tower_full"
+
+
+@rule("PF-ASSAULT-10")
+@pytest.mark.parametrize(
+    ("catalog_id", "capacity"), [("siege_tower_large", 5), ("siege_tower_gargantuan", 50)]
+)
+def test_the_upper_storey_holds_a_fixed_number(
+    rules_table: TableFactory, catalog_id: str, capacity: int
+) -> None:
+    t = rules_table("pathfinder")
+    applied(t, engine("st", catalog_id))
+    setup(t, *(creature(f"u{n}", inside={"engine_id": "st", "level": "upper"}) for n in range(capacity)))
+    assert rejected(t, creature("late", inside={"engine_id": "st", "level": "upper"})) == "tower_full"
+    assert (
+        applied(t, creature("below", inside={"engine_id": "st", "level": "lower"}))["creature_id"] == "below"
+    )

@@ -1,17 +1,15 @@
-"""Direct fire (PF-DIRECT-01..05, PF-GEN-07/08/12, PF-MAGIC-05, PF-TIME-05) and `fire`'s refusals."""
+"""Direct fire (PF-DIRECT-01..05, PF-GEN-07/08/12, PF-MAGIC-05): the attack roll, cover and a hit's damage."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import pytest
 
 from tests.conftest import TableFactory
-from tests.harness import Table
 from tests.rules.pathfinder.given import (
+    KNOWS,
     PROFICIENT,
-    aimed_engine,
     applied,
+    ballista,
     creature,
     crew,
     effect,
@@ -20,35 +18,10 @@ from tests.rules.pathfinder.given import (
     labels,
     rejected,
     setup,
+    shoot,
     skill,
     who,
 )
-
-KNOWS = {"skills": {"knowledge_engineering": skill(1, 1)}}
-
-
-def ballista(
-    rules_table: TableFactory,
-    leader: dict[str, Any] | None = None,
-    target: dict[str, Any] | None = None,
-    options: dict[str, Any] | None = None,
-    fields: dict[str, Any] | None = None,
-    **state: Any,
-) -> Table:
-    """A loaded light ballista (aim 0) at (0,0) crewed by `lead`, and a dummy (ac 10, hp 30) 20 ft north."""
-    t = rules_table("pathfinder", options)
-    setup(
-        t,
-        creature("lead", **(leader if leader is not None else {**PROFICIENT, **KNOWS})),
-        target or creature("dummy", hp=30, y=4),
-        aimed_engine("lb", "ballista_light", **state) | (fields or {}),
-        crew("lb", "lead"),
-    )
-    return t
-
-
-def shoot(t: Table, dice: dict[str, Any], **fields: Any) -> dict[str, Any]:
-    return applied(t, fire("lb", dice, target=fields.pop("target", who("dummy")), **fields))
 
 
 @pytest.mark.rule("PF-DIRECT-01", "PF-DIRECT-03", "PF-DIRECT-05", "PF-GEN-10")
@@ -160,41 +133,6 @@ def test_a_creature_larger_than_the_gallery_has_no_cover(rules_table: TableFacto
     t = ballista(rules_table, target=engine("gal", "gallery_large", y=4))
     setup(t, creature("huge", size="H", y=4, inside={"engine_id": "gal"}))
     assert shoot(t, {"attack": [10]}, target=who("huge"))["roll"]["target_number"] == 10
-
-
-@pytest.mark.rule("PF-TIME-05")
-def test_an_engine_fires_once_per_round(rules_table: TableFactory) -> None:
-    t = ballista(rules_table)
-    shoot(t, {"attack": [2]})
-    assert rejected(t, fire("lb", target=who("dummy"))) == "action_unavailable"
-
-
-@pytest.mark.rule("PF-LOAD-01", "PF-AIM-03", "PF-DEF-06")
-def test_fire_refusals_in_the_spec_order(rules_table: TableFactory) -> None:
-    t = rules_table("pathfinder")
-    setup(
-        t,
-        creature("lead", **PROFICIENT),
-        creature("dummy", y=4),
-        engine("lb", "ballista_light"),
-        crew("lb", "lead"),
-        engine("hb", "ballista_heavy", state={"loaded": True}),
-        engine("wreck", "ram_large", y=2, state={"hp": 0}),
-    )
-    assert rejected(t, fire("lb", target=who("dummy"))) == "not_loaded"
-    assert rejected(t, fire("hb", target=who("dummy"))) == "invalid_field"
-    assert rejected(t, fire("hb")) == "no_crew"
-    loaded = rules_table("pathfinder")
-    setup(
-        loaded,
-        creature("lead", **PROFICIENT),
-        aimed_engine("lb", "ballista_light"),
-        crew("lb", "lead"),
-        engine("wreck", "ram_large", y=2, state={"hp": 0}),
-    )
-    assert rejected(loaded, fire("lb", target={"square": {"x": 0, "y": 3}})) == "target_kind_invalid"
-    assert rejected(loaded, fire("lb", target={"engine_id": "wreck"})) == "target_destroyed"
-    assert rejected(loaded, fire("lb", target={"engine_id": "ghost"})) == "unknown_entity"
 
 
 @pytest.mark.rule("PF-DIRECT-05", "PF-DEF-06", "PF-GEN-10")

@@ -1,4 +1,4 @@
-"""Placing engines: statistics, armor, magic, prices, defaults and refusals (§3.4)."""
+"""Placing engines: statistics, armor, magic, prices, defaults and refusals (§3.4, PF-ASSAULT-09/10)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from typing import Any
 import pytest
 
 from tests.conftest import TableFactory
-from tests.rules.pathfinder.given import applied, engine, rejected
+from tests.rules.pathfinder.given import ARMOR, applied, engine, rejected
+
+rule = pytest.mark.rule
 
 FULL_PLATE = {"armor_bonus": 9, "category": "heavy", "metal": True, "base_price_gp": 1500}
 MEDIUM_METAL = {"armor_bonus": 6, "category": "medium", "metal": True, "base_price_gp": 200}
@@ -264,3 +266,34 @@ def test_a_starting_aim_counts_twice_the_catalog_aim(rules_table: TableFactory) 
     assert (placed["loaded"], placed["load_progress"], placed["ammunition"]) == (True, 3, "standard")
     assert placed["aim_target"] == {"kind": "square", "id": None, "square": {"x": 0, "y": 4}}
     assert placed["aim_progress"] == 4 and placed["successive"]["seen_misses"] == 2
+
+
+@rule("PF-ASSAULT-10", "PF-MOVE-03", "PF-MOVE-04", "PF-DEF-03")
+@pytest.mark.parametrize(
+    ("fields", "speed"),
+    [
+        ({}, 15),
+        ({"armor": ARMOR}, 10),
+        ({"state": {"broken": True}}, 5),
+        ({"armor": ARMOR, "state": {"broken": True}}, 5),
+    ],
+)
+def test_tower_speed(rules_table: TableFactory, fields: dict[str, Any], speed: int) -> None:
+    assert (
+        applied(rules_table("pathfinder"), engine("st", "siege_tower_colossal", **fields))["speed_ft"]
+        == speed
+    )
+
+
+@rule("PF-ASSAULT-09", "PF-DEF-03")
+def test_a_ladder_cannot_be_armored(rules_table: TableFactory) -> None:
+    t = rules_table("pathfinder")
+    assert rejected(t, engine("lad", "ladder_escalade_huge", armor=ARMOR)) == "cannot_be_armored"
+
+
+@rule("PF-ENGINE-01")
+@pytest.mark.parametrize("catalog_id", ["crb_ram", "crb_siege_tower"])
+def test_core_rulebook_close_assault_engines_are_not_supported(
+    rules_table: TableFactory, catalog_id: str
+) -> None:
+    assert rejected(rules_table("pathfinder"), engine("old", catalog_id)) == "engine_not_supported"

@@ -1,4 +1,5 @@
-"""Ram attacks (§3.17, PF-ASSAULT-01..04): the roll, damage, criticals, mishaps, actions and refusals."""
+"""Ram attacks (§3.17, PF-ASSAULT-01..04): the roll, damage, criticals, mishaps, actions and
+refusals, and the cover a siege tower or gallery gives against it (PF-ASSAULT-08/10)."""
 
 from __future__ import annotations
 
@@ -453,3 +454,75 @@ def test_a_rammed_wall_square_lets_the_one_above_fall(rules_table: TableFactory)
         {"structure_id": "w2", "hp_before": 90, "hp_after": 44, "broken": True, "destroyed": False}
     ]
     assert find(t.state(), "structures", "w2")["stacked_on"] is None
+
+
+RAMMERS = ("lead", "k1", "k2", "k3", "k4")
+
+
+def ram_at(target: dict[str, Any], dice: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "ram", "engine_id": "lr", "target": target, "dice": dice}
+
+
+def rammers(rules_table: TableFactory, *more: dict[str, Any]) -> Table:
+    """A ram_large `lr` at (0,0) with five Medium crew (leader bab +3 proficient: +3 on the roll)."""
+    t = rules_table("pathfinder")
+    setup(
+        t,
+        engine("lr", "ram_large"),
+        creature("lead", bab=3, **PROFICIENT),
+        *(creature(k) for k in RAMMERS[1:]),
+        crew("lr", *RAMMERS),
+        *more,
+    )
+    return t
+
+
+def inside(cid: str, host: str, level: str | None = None, **fields: Any) -> dict[str, Any]:
+    where = {"engine_id": host, **({"level": level} if level else {})}
+    return creature(cid, y=1, inside=where, **fields)
+
+
+@rule("PF-ASSAULT-10", "PF-DEF-06", "PF-GEN-11", "PF-ASSAULT-01")
+def test_a_rammed_tower_collapses_on_everyone_inside(rules_table: TableFactory) -> None:
+    t = rammers(
+        rules_table,
+        engine("st", "siege_tower_large", y=1, state={"hp": 3}),
+        inside("low", "st", "lower"),
+        inside("high", "st", "upper"),
+        creature("pusher", y=2),
+        crew("st", "pusher"),
+    )
+    # 13 vs ac 4 hits; 10 damage − hardness 5: hp 3 → −2
+    result = applied(t, ram_at({"engine_id": "st"}, {"attack": [10], "damage": [5, 5]}))
+    tower = effect(result, "st")
+    assert (tower["hp_after"], tower["cave_in"], tower["conditions_added"]) == (-2, True, ["destroyed"])
+    state = t.state()
+    assert [find(state, "creatures", c)["conditions"] for c in ("low", "high")] == [["cave_in"], ["cave_in"]]
+    assert find(state, "creatures", "pusher")["crewing"] is None
+    assert find(state, "engines", "st")["destroyed"] is True
+
+
+@rule("PF-ASSAULT-10", "PF-DIRECT-04")
+def test_the_lower_storey_is_total_cover_the_upper_improved(rules_table: TableFactory) -> None:
+    t = rammers(
+        rules_table,
+        engine("st", "siege_tower_large", y=1),
+        inside("low", "st", "lower", ac=10),
+        inside("high", "st", "upper", ac=10),
+    )
+    assert rejected(t, ram_at(who("low"), {"attack": [10]})) == "target_has_total_cover"
+    upper = applied(t, ram_at(who("high"), {"attack": [15], "damage": [1, 1]}))
+    assert (upper["roll"]["total"], upper["roll"]["target_number"], upper["hit"]) == (18, 18, True)
+
+
+@rule("PF-ASSAULT-08", "PF-DIRECT-04", "PF-ASSAULT-01")
+@pytest.mark.parametrize(("size", "target_number"), [("H", 12), ("L", 16), ("M", 20), ("S", None)])
+def test_gallery_cover_against_a_ram_follows_the_size_gap(
+    rules_table: TableFactory, size: str, target_number: int | None
+) -> None:
+    t = rammers(rules_table, engine("gal", "gallery_large", y=1), inside("x", "gal", size=size, ac=12))
+    command = ram_at(who("x"), {"attack": [10], "damage": [1, 1]})
+    if target_number is None:
+        assert rejected(t, command) == "target_has_total_cover"
+    else:
+        assert applied(t, command)["roll"]["target_number"] == target_number

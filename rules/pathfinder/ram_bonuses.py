@@ -1,15 +1,15 @@
 """What a ram adds to its attack, damage and break check (PF-ASSAULT-01/02/04, PF-STRUCT-07): charging,
-improvised, head, the crew's Strength and the assisting equivalents."""
+improvised, head, the crew's Strength and the assisting equivalents; ram.py and breaching.py apply them."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
 from rules.pathfinder.board import crew_of, spec_of
-from rules.pathfinder.checks import Mod, mods
-from rules.pathfinder.crewing import weight
+from rules.pathfinder.crew_status import weight
 from rules.pathfinder.feats import proficient
 from rules.pathfinder.magic import effective_enhancement
+from rules.pathfinder.rolls import Mod, mods
 from rules.pathfinder.sizes import size_modifier
 from rules.pathfinder.state import Creature, Engine, PfState, RamSetup, Structure
 

@@ -1,4 +1,5 @@
-"""The longer state updates behind `evolve`: new rounds, completed effects, crews, damage and conditions."""
+"""The longer state updates behind `evolve` (new rounds, completed effects, crews, damage, conditions), kept
+apart so that evolve.py stays one match with a line or two per event."""
 
 from __future__ import annotations
 

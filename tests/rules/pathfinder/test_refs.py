@@ -1,5 +1,6 @@
-"""Who acts in a pathfinder command, for side tokens (DESIGN §4.9, spec §3.2 and §3.4): engines and
-creatures act for their `side`; a sideless entity, rounds, wind and structures are the GM's alone."""
+"""`refs.owner`: who acts in a pathfinder command, for side tokens (DESIGN §4.9, spec §3.2 and §3.4):
+engines and creatures act for their `side`; a sideless entity, rounds, wind and structures are the
+GM's alone."""
 
 from __future__ import annotations
 

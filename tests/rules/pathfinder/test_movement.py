@@ -9,6 +9,7 @@ import pytest
 from tests.conftest import TableFactory
 from tests.harness import Table
 from tests.rules.pathfinder.given import (
+    ARMOR,
     aimed_engine,
     applied,
     at,
@@ -21,6 +22,8 @@ from tests.rules.pathfinder.given import (
     setup,
     square,
 )
+
+rule = pytest.mark.rule
 
 HANDS = ("c1", "c2", "c3", "c4")
 
@@ -239,3 +242,60 @@ def test_move_preconditions_in_order(rules_table: TableFactory) -> None:
     assert rejected(t, move("lc2", 0, 9)) == "creature_busy"  # c5 is busy: before exceeds_speed
     applied(t, load("cs", ("c1", 1)))
     assert rejected(t, move("cs", 0, 1)) == "immobile"  # before the actor checks (c1 has no action left)
+
+
+def _gallery(rules_table: TableFactory, crew_ids: tuple[str, ...], **fields: Any) -> Table:
+    t = rules_table("pathfinder")
+    setup(
+        t,
+        engine("gal", "gallery_huge", **fields),
+        *(creature(f"g{n}") for n in range(6)),
+        crew("gal", *crew_ids),
+    )
+    return t
+
+
+def _move(y: int, engine_id: str = "gal") -> dict[str, Any]:
+    return {"type": "move_engine", "engine_id": engine_id, "to": at(0, y)}
+
+
+@rule("PF-ASSAULT-08", "PF-CREW-04", "PF-MOVE-01")
+def test_gallery_speed_by_crew(rules_table: TableFactory) -> None:
+    six = tuple(f"g{n}" for n in range(6))
+    assert applied(_gallery(rules_table, six), _move(3))["speed_ft"] == 15
+    half = _gallery(rules_table, six[:3])
+    assert rejected(half, _move(2)) == "exceeds_speed"
+    assert applied(half, _move(1))["speed_ft"] == 5
+    assert rejected(_gallery(rules_table, six[:2]), _move(1)) == "crew_insufficient"
+
+
+@rule("PF-ASSAULT-08", "PF-MOVE-04", "PF-DEF-03")
+def test_an_armored_or_broken_gallery_is_slower(rules_table: TableFactory) -> None:
+    six = tuple(f"g{n}" for n in range(6))
+    assert applied(_gallery(rules_table, six, armor=ARMOR), _move(2))["speed_ft"] == 10
+    broken = _gallery(rules_table, six, state={"broken": True})
+    assert rejected(broken, _move(2)) == "exceeds_speed"
+    assert applied(broken, _move(1))["speed_ft"] == 5
+    half_broken = _gallery(rules_table, six[:3], state={"broken": True})
+    assert rejected(half_broken, _move(1)) == "exceeds_speed"
+
+
+@rule("PF-ASSAULT-09", "PF-MOVE-03", "PF-MOVE-04")
+def test_a_ladder_moves_at_its_slowest_bearers_speed(rules_table: TableFactory) -> None:
+    def ladder(**fields: Any) -> Table:
+        t = rules_table("pathfinder")
+        setup(
+            t,
+            engine("lad", "ladder_escalade_large", **fields),
+            creature("quick", speed_ft=30),
+            creature("slow", speed_ft=20),
+            crew("lad", "quick", "slow"),
+        )
+        return t
+
+    t = ladder()
+    assert rejected(t, _move(5, "lad")) == "exceeds_speed"
+    assert applied(t, _move(4, "lad"))["speed_ft"] == 20
+    broken = ladder(state={"broken": True})
+    assert rejected(broken, _move(3, "lad")) == "exceeds_speed"
+    assert applied(broken, _move(2, "lad"))["speed_ft"] == 10

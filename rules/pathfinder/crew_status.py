@@ -1,4 +1,5 @@
-"""Crew arithmetic (PF-CREW-02..06, PF-AIM-02, PF-LOAD-01): equivalents, status and requirements."""
+"""What a crew amounts to (PF-CREW-02..06, PF-AIM-02, PF-LOAD-01): its Medium equivalents, its status and
+what that status requires; crew.py, the `assign_crew` handler, reports these, and the checks read them."""
 
 from __future__ import annotations
 
