@@ -1,9 +1,10 @@
 """JSON → record, the one way for both rulesets (parse runs on every folded entry: plans compiled once).
 
-The one rule for absent values: an omitted field takes its declared default (or copies the sibling its
-`default_from` names); a sent `null` means None and is accepted only where the field's type admits None and
-the field is not `omit_only`. A value the API's schema would refuse is `invalid_field` here, for callers
-that skip the API; members the record does not declare are ignored (the API refuses them first).
+The one rule for absent values: an omitted field takes its declared default; a sent `null` means None and
+is accepted only where the field's type admits None and the field is not `omit_only`; a field whose
+`default_from` names a sibling copies it when it is None, omitted or sent as null. A value the API's schema
+would refuse is `invalid_field` here, for callers that skip the API; members the record does not declare
+are ignored (the API refuses them first).
 """
 
 from __future__ import annotations
