@@ -17,7 +17,9 @@ class RulesetOptions(fields.Dict):
 class BattleCreateSchema(StrictSchema):
     ruleset = fields.String(required=True, validate=validate.OneOf(schema_rulesets()))
     name = fields.String(allow_none=True, validate=validate.Length(max=200))
-    options = RulesetOptions(metadata={"default": {}})
+    options = RulesetOptions(
+        metadata={"description": "the ruleset's house rules; omitted ones take their defaults"}
+    )
     client_seed = fields.String(
         validate=validate.Length(max=256),
         metadata={"description": "mixed into the dice stream key: sha256(server_seed || client_seed)"},

@@ -9,8 +9,8 @@ from flask import Response
 
 from schemas.battles import BattleCreateSchema
 from schemas.views import BattleCreatedSchema, BattleSummarySchema
+from service import creation
 from service.battle_view import battle_summary
-from service.creation import create_battle
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.etags import etag, not_modified
@@ -37,9 +37,9 @@ ETAG = {
 @blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-def create() -> Response:
+def create_battle() -> Response:
     """Create a battle; the answer holds its GM token, shown this once"""
-    created = create_battle(services(), _create_schema.load(read_json()))
+    created = creation.create_battle(services(), _create_schema.load(read_json()))
     return json_response(asdict(created), 201, {"Location": f"/battles/{created.id}"})
 
 
@@ -48,7 +48,7 @@ def create() -> Response:
 @blp.response(200, BattleSummarySchema, headers=ETAG)
 @blp.alt_response(304, response="NOT_MODIFIED")
 @blp.alt_response(404, response="NOT_FOUND")
-def summary(battle_id: str) -> Response:
+def read_battle(battle_id: str) -> Response:
     """Summarise a battle: ruleset, options, log head and projected version"""
     deps = services()
     created = deps.battles.created(battle_id)

@@ -30,7 +30,16 @@ class Decorator(Protocol):
 
 class Blueprint(SmorestBlueprint):  # type: ignore[misc]
     def route(self, rule: str, **options: Any) -> Decorator:
-        return cast(Decorator, super().route(rule, **options))
+        """Registers the view; its `operationId` is its name in camelCase (`send_command` → `sendCommand`),
+        so views are named verb_noun and a generated client's methods read the same."""
+        register = super().route(rule, **options)
+
+        def declare(view: View) -> View:
+            if "operationId" not in getattr(view, "_apidoc", {}).get("manual_doc", {}):
+                view = self.doc(operationId=operation_id(view.__name__))(view)
+            return cast(View, register(view))
+
+        return cast(Decorator, declare)
 
     def doc(self, **kwargs: Any) -> Decorator:
         return _doc_only(super().doc(**kwargs))
@@ -57,6 +66,11 @@ class Blueprint(SmorestBlueprint):  # type: ignore[misc]
             return auth.access(level)(documented)
 
         return cast(Decorator, declare)
+
+
+def operation_id(view_name: str) -> str:
+    first, *rest = view_name.split("_")
+    return first + "".join(word.capitalize() for word in rest)
 
 
 def _doc_only(decorator: Callable[[View], Any]) -> Decorator:

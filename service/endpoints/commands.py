@@ -52,6 +52,6 @@ LOCATION = {
 @blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-def append(battle_id: str) -> Response:
+def send_command(battle_id: str) -> Response:
     """Append a command to the battle's log"""
     return submit(services(), battle_id)

@@ -19,9 +19,17 @@ from service.problems import Problem
 blp = Blueprint("events", __name__, url_prefix="/battles", description="Events: the log and its outcomes.")
 LINK = {
     "Link": {"description": 'RFC 8288: rel="next" while more entries follow', "schema": {"type": "string"}},
-    "ETag": {"description": "the last entry's chain hash, with `/pending<n>` while outcomes are pending"},
+    "ETag": {
+        "description": "the last entry's chain hash, with `/pending<n>` while outcomes are pending",
+        "schema": {"type": "string"},
+    },
 }
-ETAG = {"ETag": {"description": "the entry's chain hash, with `/pending` until its outcome lands"}}
+ETAG = {
+    "ETag": {
+        "description": "the entry's chain hash, with `/pending` until its outcome lands",
+        "schema": {"type": "string"},
+    }
+}
 
 
 class EventsQuerySchema(StrictSchema):
@@ -37,7 +45,7 @@ class EventsQuerySchema(StrictSchema):
 @blp.response(200, EventSchema(many=True), headers=LINK)
 @blp.alt_response(304, response="NOT_MODIFIED")
 @blp.alt_response(404, response="NOT_FOUND")
-def listing(battle_id: str, after: int = 0, limit: int | None = None) -> Response:
+def list_events(battle_id: str, after: int = 0, limit: int | None = None) -> Response:
     """List log entries after a version, each with its outcome (null while pending)"""
     deps = services()
     limit = min(limit or deps.config.page_default, deps.config.page_max)
@@ -53,7 +61,7 @@ def listing(battle_id: str, after: int = 0, limit: int | None = None) -> Respons
 @blp.response(200, EventSchema, headers=ETAG)
 @blp.alt_response(304, response="NOT_MODIFIED")
 @blp.alt_response(404, response="NOT_FOUND")
-def entry(battle_id: str, version: int) -> Response:
+def read_event(battle_id: str, version: int) -> Response:
     """Read one log entry and its outcome (null while pending)"""
     event = one_event(services().store, battle_id, version)
     if event is None:

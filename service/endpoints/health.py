@@ -15,7 +15,7 @@ blp = Blueprint("health", __name__, description="Health: liveness and readiness 
 
 @blp.route("/healthz", methods=["GET"])
 @blp.response(200, HealthSchema)
-def healthz() -> Response:
+def check_liveness() -> Response:
     """Liveness: the process answers"""
     return json_response({"status": "ok"})
 
@@ -23,7 +23,7 @@ def healthz() -> Response:
 @blp.route("/readyz", methods=["GET"])
 @blp.response(200, HealthSchema)
 @blp.alt_response(503, response="SERVICE_UNAVAILABLE", description="`not-ready`: `checks` names what is down")
-def readyz() -> Response:
+def check_readiness() -> Response:
     """Readiness: the event store and the queue Redis answer"""
     checks = probe(services())
     down = [name for name, result in checks.items() if result != "ok"]

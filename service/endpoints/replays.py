@@ -27,7 +27,7 @@ LOCATION = {"Location": {"description": "the job, to poll", "schema": {"type": "
 @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
-def start(battle_id: str) -> Response:
+def start_replay(battle_id: str) -> Response:
     """Start a replay job: `rebuild` the derived keys from the log, or `verify` them against a fresh fold"""
     mode = _request_schema.load(read_json())["mode"]
     deps = services()
@@ -41,7 +41,7 @@ def start(battle_id: str) -> Response:
 @blp.access("read")
 @blp.response(200, ReplayJobSchema)
 @blp.alt_response(404, response="NOT_FOUND")
-def status(battle_id: str, job_id: str) -> Response:
+def read_replay(battle_id: str, job_id: str) -> Response:
     """Read a replay job: queued, started, finished (with its result) or failed (with its error)"""
     deps = services()
     deps.battles.created(battle_id)

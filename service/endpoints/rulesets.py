@@ -21,7 +21,7 @@ blp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="Rules
 @blp.route("", methods=["GET"])
 @blp.access("public")
 @blp.response(200, RulesetSummarySchema(many=True))
-def listing() -> Response:
+def list_rulesets() -> Response:
     """List the rulesets battles can be created with"""
     rulesets = [get_ruleset(name) for name in schema_rulesets()]
     return json_response(
@@ -33,7 +33,7 @@ def listing() -> Response:
 @blp.access("public")
 @blp.response(200, RulesetDescriptionSchema)
 @blp.alt_response(404, response="NOT_FOUND")
-def describe(name: str) -> Response:
+def read_ruleset(name: str) -> Response:
     """Describe a ruleset: its commands, dice slots, options and catalog"""
     if name not in schema_rulesets():
         raise Problem(

@@ -14,7 +14,9 @@ from service.httpio import json_response
 from service.readside import state_at
 
 blp = Blueprint("state", __name__, url_prefix="/battles", description="State: projections and time travel.")
-ETAG = {"ETag": {"description": "the chain hash of the version the state reflects"}}
+ETAG = {
+    "ETag": {"description": "the chain hash of the version the state reflects", "schema": {"type": "string"}}
+}
 
 
 class StateQuerySchema(StrictSchema):

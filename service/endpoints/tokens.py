@@ -28,7 +28,7 @@ LOCATION = {"Location": {"description": "the token", "schema": {"type": "string"
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-def create(battle_id: str) -> Response:
+def mint_token(battle_id: str) -> Response:
     """Mint a token for this battle: `gm`, `observer` or `side:<name>`, with an optional expiry"""
     body = _create_schema.load(read_json())
     minted = mint(body["role"], body.get("expires_in"))
@@ -41,7 +41,7 @@ def create(battle_id: str) -> Response:
 @blp.access("gm")
 @blp.response(200, TokenSchema(many=True))
 @blp.alt_response(404, response="NOT_FOUND")
-def listing(battle_id: str) -> Response:
+def list_tokens(battle_id: str) -> Response:
     """List the battle's tokens, revoked and expired ones included (never their secrets)"""
     return json_response([token_view(token) for token in services().store.tokens(battle_id)])
 
@@ -50,7 +50,7 @@ def listing(battle_id: str) -> Response:
 @blp.access("gm")
 @blp.response(200, TokenSchema)
 @blp.alt_response(404, response="NOT_FOUND")
-def one(battle_id: str, token_id: str) -> Response:
+def read_token(battle_id: str, token_id: str) -> Response:
     """Read one token's role, expiry and state"""
     return json_response(token_view(_find(battle_id, token_id)))
 
@@ -59,7 +59,7 @@ def one(battle_id: str, token_id: str) -> Response:
 @blp.access("gm")
 @blp.response(204)
 @blp.alt_response(404, response="NOT_FOUND")
-def revoke(battle_id: str, token_id: str) -> Response:
+def revoke_token(battle_id: str, token_id: str) -> Response:
     """Revoke a token: it stops working at once (revoking it again changes nothing)"""
     deps = services()
     revoked = deps.store.revoke_token(battle_id, token_id)
