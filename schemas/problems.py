@@ -1,8 +1,54 @@
-"""The one error body (RFC 9457 problem details) every 4xx and 5xx answer carries."""
+"""The one error body (RFC 9457 problem details) every 4xx and 5xx answer carries, and every problem type."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import INCLUDE, Schema, fields
+
+PROBLEM_BASE = "https://siege.example/problems/"
+ABOUT_BLANK = "about:blank"  # any other status (RFC 9457 §4.2.1)
+# slug → (status, when): every `type` this service answers is PROBLEM_BASE + one of these (a test reads the
+# code for them)
+PROBLEM_TYPES: dict[str, tuple[int, str]] = {
+    "bad-request": (400, "the request is malformed (a broken chunked body, a bad header)"),
+    "malformed-json": (400, "the body is not I-JSON: not UTF-8, duplicate names, too deep, unsafe numbers"),
+    "unauthorized": (401, "no token, or an unknown, expired, revoked or other battle's token"),
+    "forbidden": (403, 'the token\'s role may not do this (`error="insufficient_scope"`)'),
+    "not-found": (404, "no such path"),
+    "battle-not-found": (404, "no such battle"),
+    "version-not-found": (404, "the battle has no such version"),
+    "token-not-found": (404, "the battle has no such token"),
+    "ruleset-not-found": (404, "no such ruleset"),
+    "replay-not-found": (404, "no such replay job for this battle"),
+    "method-not-allowed": (405, "the path does not take this method; `Allow` lists those it takes"),
+    "idempotency-key-in-flight": (409, "the first request with this Idempotency-Key is still being answered"),
+    "contention": (409, "other commands kept landing first; nothing was appended, send it again"),
+    "stale-version": (412, "If-Match does not name the head; `current_version` does"),
+    "body-too-large": (413, "the body is over the limit (`max_bytes`), or chunked"),
+    "unsupported-media-type": (415, "the body must be application/json"),
+    "validation": (422, "the body or parameters do not fit the schema; `errors` names the fields"),
+    "idempotency-key-reused": (422, "this Idempotency-Key was used with another body (`version`)"),
+    "rate-limited": (429, "the token's request budget is spent; retry after `Retry-After` seconds"),
+    "internal": (500, "a fault of the service (never a stack trace)"),
+    "queue-unavailable": (503, "the job queue's Redis does not answer; retry after `Retry-After`"),
+    "store-unavailable": (503, "the event store does not answer; retry after `Retry-After`"),
+    "not-ready": (503, "GET /readyz: a dependency is down, `checks` names it"),
+}
+
+
+def problem_types_schema() -> dict[str, Any]:
+    """The `ProblemType` component: every problem `type` with its status and meaning."""
+    listed = [
+        {"const": PROBLEM_BASE + slug, "description": f"{status}: {when}"}
+        for slug, (status, when) in PROBLEM_TYPES.items()
+    ]
+    blank = {"const": ABOUT_BLANK, "description": "any other status: the title is the HTTP reason phrase"}
+    return {
+        "description": "Every problem `type` this service answers.",
+        "type": "string",
+        "oneOf": [*listed, blank],
+    }
 
 
 class ProblemSchema(Schema):
@@ -11,7 +57,13 @@ class ProblemSchema(Schema):
     class Meta:
         unknown = INCLUDE
 
-    type = fields.String(required=True, metadata={"description": "stable URI naming the kind of problem"})
+    type = fields.String(
+        required=True,
+        metadata={
+            "description": "stable URI naming the kind of problem; the `ProblemType` component lists them",
+            "examples": [PROBLEM_BASE + "validation"],
+        },
+    )
     title = fields.String(required=True)
     status = fields.Integer(required=True)
     detail = fields.String()

@@ -6,6 +6,7 @@ from marshmallow import INCLUDE, Schema, fields
 
 from schemas.base import described, one_of
 from schemas.registry import reason_component, schema_rulesets
+from schemas.results import result_component
 
 HASH = {"description": "hex SHA-256 of the entry chain (DESIGN §3.2)"}
 
@@ -68,7 +69,18 @@ class OutcomeSchema(ViewSchema):
             ],
         },
     )
-    result = fields.Dict(allow_none=True, required=True, metadata={"description": "null when rejected"})
+    result = fields.Dict(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "null when rejected; when applied, the shape of the command `type`'s result "
+            "(`EpicClimbResult` for an epic `climb`, …)",
+            "anyOf": [
+                *({"$ref": f"#/components/schemas/{result_component(name)}"} for name in schema_rulesets()),
+                {"type": "null"},
+            ],
+        },
+    )
     rolls = fields.List(fields.Nested(RollSchema), required=True)
     summary = fields.String(required=True)
     changes = fields.List(fields.Dict(), required=True)

@@ -13,7 +13,7 @@ from rules.describe import dice_schema
 from rules.registry import get_ruleset
 from schemas.battles import RulesetOptions
 from schemas.dice import Dice
-from schemas.problems import ProblemSchema
+from schemas.problems import ProblemSchema, problem_types_schema
 from schemas.registry import ruleset_schemas, schema_rulesets
 from schemas.union import TaggedUnion
 from service.endpoints.blueprint import BEARER, SERVICE_KEY
@@ -36,6 +36,7 @@ class SiegeApi(Api):  # type: ignore[misc]
         default = {"description": "An RFC 9457 problem", "schema": self.ERROR_SCHEMA}
         prepare_response(default, self.spec, PROBLEM_JSON)
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, default, lazy=True)
+        self.spec.components.schema("ProblemType", problem_types_schema())
 
     def document_security(self) -> None:
         """The two credentials of service/auth.py, as the `security` of each endpoint names them."""

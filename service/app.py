@@ -16,7 +16,7 @@ from service.battle_cache import BattleCache
 from service.bodies import CappedRequest
 from service.config import ServiceConfig
 from service.deps import EXTENSION, Services
-from service.docs import assets, openapi_settings
+from service.docs import assets, document, openapi_settings
 from service.endpoints import blueprints, health
 from service.openapi_doc import register_commands
 from service.scheduling import Scheduler
@@ -67,7 +67,8 @@ def create_app(
     for blueprint in blueprints():
         api.register_blueprint(blueprint)
     app.register_blueprint(assets)
-    limits.install(app, config, health.blp, assets, cast(Blueprint, app.blueprints[API_DOCS]))
+    app.register_blueprint(document)
+    limits.install(app, config, health.blp, assets, document, cast(Blueprint, app.blueprints[API_DOCS]))
     return app
 
 

@@ -19,9 +19,9 @@ from eventstore.protocol import (
     UnknownBattle,
     VersionConflict,
 )
+from schemas.problems import ABOUT_BLANK, PROBLEM_BASE
 
 PROBLEM_JSON = "application/problem+json"
-PROBLEM_BASE = "https://siege.example/problems/"
 log = logging.getLogger(__name__)
 
 # status → (slug, title) of the problems the HTTP layer raises; others are `about:blank` (RFC 9457 §4.2.1)
@@ -145,7 +145,7 @@ def _http_exception(error: HTTPException) -> Response:
         return validation_problem(_flatten(data["messages"]), "The request parameters do not fit.").response()
     slug, title = HTTP_PROBLEMS.get(status, ("", HTTPStatus(status).phrase))
     body: dict[str, Any] = {
-        "type": PROBLEM_BASE + slug if slug else "about:blank",
+        "type": PROBLEM_BASE + slug if slug else ABOUT_BLANK,
         "title": title,
         "status": status,
     }
