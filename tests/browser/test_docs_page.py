@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from schemas.commands import command_schemas
+from schemas.registry import schema_rulesets
 from tests.fixtures.processes import LiveService
 
 # the live stack is shared with the other process tests, so the group keeps them on one xdist worker;
@@ -26,6 +28,7 @@ SOME_OPERATIONS = [
     ("get", "/battles/{battle_id}/state"),
     ("get", "/rulesets"),
 ]
+EXAMPLES = sum(len(command_schemas(ruleset)) for ruleset in schema_rulesets())  # one per command type
 # the banner Swagger UI shows when it cannot fetch the spec ("Failed to load API definition") or resolve it
 ERROR_BANNERS = ".errors-wrapper"
 
@@ -93,3 +96,21 @@ def test_try_it_out_on_get_rulesets_shows_the_200_answer(
     assert log.errors == []
     assert f"{live_service.base_url}/rulesets" in log.requests  # the spec's server is the service itself
     assert log.elsewhere(live_service.base_url) == []
+
+
+def test_the_command_body_shows_a_working_example_of_every_command_type(
+    live_service: LiveService, page: Page, tmp_path: Path
+) -> None:
+    log = open_docs(page, live_service)
+    commands = page.locator(operation("post", "/battles/{battle_id}/commands"))
+
+    commands.locator(".opblock-summary").first.click()
+    body = commands.locator(".opblock-section-request-body")
+    expect(body).to_contain_text('"type": "advance_phase"')  # the first example, selected
+    chooser = body.locator(".examples-select select")
+    expect(chooser.locator("option")).to_have_count(EXAMPLES)
+    chooser.select_option("epic.climb")
+    expect(body).to_contain_text('"stand_id": "csm"')
+    commands.screenshot(path=tmp_path / "command-examples.png")
+    expect(page.locator(ERROR_BANNERS)).to_have_count(0)
+    assert log.errors == []
