@@ -71,6 +71,9 @@ class ProblemSchema(Schema):
     errors = fields.Dict(metadata={"description": "validation problems: the offending fields and why"})
     current_version = fields.Integer(metadata={"description": "412: the battle's current head version"})
     version = fields.Integer(metadata={"description": "idempotency-key-reused: the version the key answered"})
+    max_bytes = fields.Integer(
+        metadata={"description": "body-too-large: the largest body accepted, in bytes"}
+    )
     checks = fields.Dict(
         keys=fields.String(),
         values=fields.String(),

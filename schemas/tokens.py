@@ -2,20 +2,47 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from marshmallow import fields, validate
 
+from rules.declare import Choice, Nullable, plan
+from rules.registry import get_ruleset
 from schemas.base import StrictSchema, integer
 from schemas.views import ViewSchema
 
-ROLE = r"^(gm|observer|side:[A-Za-z0-9_.\-]{1,64})$"
-ROLE_HELP = "`gm`, `observer` or `side:<name>` (a side's name as the ruleset's units carry it)"
+SIDE_NAME = r"[a-z0-9][a-z0-9_.\-]{0,63}"  # lowercase id characters: no spaces, no control characters
+ROLE = rf"^(gm|observer|side:{SIDE_NAME})\Z"  # \Z: `$` would let a trailing newline through
+ROLE_HELP = (
+    "`gm`, `observer` or `side:<name>`: one of the ruleset's sides where it names them (epic: `attacker`, "
+    "`defender`), else a side name of lowercase letters, digits, `_`, `.` or `-` (pathfinder's sides are "
+    "the free `side` strings of `add_creature` and `place_engine`)"
+)
 MAX_EXPIRY_S = 10 * 366 * 24 * 3600
+
+
+@cache
+def ruleset_sides(ruleset: str) -> tuple[str, ...] | None:
+    """The sides the ruleset's commands can name (fields declared `side=True`), or None when one of those
+    fields takes any string: then only SIDE_NAME's format is checked."""
+    sides: list[str] = []
+    records: list[type] = list(get_ruleset(ruleset).commands.values())
+    for record in records:
+        for p in plan(record):
+            if not p.facts.side:
+                continue
+            shape = p.shape.inner if isinstance(p.shape, Nullable) else p.shape
+            if not isinstance(shape, Choice) and not p.facts.choices:
+                return None
+            choices = p.facts.choices or (shape.values if isinstance(shape, Choice) else ())
+            sides.extend(str(c) for c in choices if str(c) not in sides)
+    return tuple(sides)
 
 
 class TokenCreateSchema(StrictSchema):
     role = fields.String(
         required=True,
-        validate=validate.Regexp(ROLE, error="One of gm, observer or side:<name>."),
+        validate=validate.Regexp(ROLE, error="One of gm, observer or side:<name> (lowercase id characters)."),
         metadata={"description": ROLE_HELP, "example": "side:attacker"},
     )
     expires_in = integer(

@@ -59,7 +59,6 @@ def create_app(
     logs.install(app)  # first: the request id is set before any other hook can log
     problems.install(app)
     auth.install(app)  # before the limiter: a request is counted against the token it authenticated
-    cors.install(app, config)
     api = SiegeApi(app)
     api.document_fields()
     api.document_security()
@@ -68,6 +67,7 @@ def create_app(
         api.register_blueprint(blueprint)
     app.register_blueprint(assets)
     app.register_blueprint(document)
+    cors.install(app, config)  # once every route is there: its preflight lists their methods
     limits.install(app, config, health.blp, assets, document, cast(Blueprint, app.blueprints[API_DOCS]))
     return app
 

@@ -91,7 +91,9 @@ def _battle_token(battle_id: str, level: Access) -> Principal:
         deps.battles.created(battle_id)  # no such battle: a 404 (its id is 96 random bits, nothing to guess)
         raise unauthorized(refusal or "", given)
     if record.role not in ROLES_FOR[level]:
-        raise forbidden(f"A {role_of(record)} token cannot do this; it needs one of: {_roles(level)}.")
+        role = role_of(record)
+        article = "An" if role[0] in "aeiou" else "A"
+        raise forbidden(f"{article} {role} token cannot do this; it needs one of: {_roles(level)}.")
     return Principal(role=record.role, side=record.scope, token_id=record.id, digest=record.digest)
 
 

@@ -1,4 +1,6 @@
-"""Per-token rate limits (flask-limiter, counters in Redis): one budget per token across every endpoint."""
+"""Per-token rate limits (flask-limiter, counters in Redis): one budget per token across every endpoint,
+advertised on every answer it applies to with the IETF draft's `RateLimit-Policy` and `RateLimit` fields
+(draft-ietf-httpapi-ratelimit-headers-09)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ from service.problems import Problem
 
 STRATEGY = "fixed-window"  # one counter per window and caller: one round trip, nothing to prune
 COUNTER_TIMEOUT_S = 1  # a counter is one round trip: an unreachable Redis must not hold the request
+POLICY_HEADER, STATE_HEADER = "RateLimit-Policy", "RateLimit"
+POLICY = "per-token"  # the one policy: each token (or caller address, or the service key) its own budget
 
 
 def install(app: Flask, config: ServiceConfig, *exempt: Blueprint) -> Limiter:
@@ -37,7 +41,27 @@ def install(app: Flask, config: ServiceConfig, *exempt: Blueprint) -> Limiter:
     limiter.request_filter(lambda: request.method == "OPTIONS")  # preflights carry no token
     for blueprint in exempt:
         limiter.exempt(blueprint)
+    if config.rate_limited:
+        app.after_request(lambda response: _advertise(limiter, response))
     return limiter
+
+
+def _advertise(limiter: Limiter, response: Response) -> Response:
+    """`RateLimit-Policy: "per-token";q=1200;w=60` and `RateLimit: "per-token";r=<left>;t=<seconds>` where
+    the budget was counted (not on exempt paths or preflights); reading the window costs the counter store
+    one more round trip, and an unreachable store costs the headers, never the answer."""
+    current = limiter.current_limit
+    if current is None:
+        return response
+    item = current.limit
+    response.headers[POLICY_HEADER] = f'"{POLICY}";q={item.amount};w={item.get_expiry()}'
+    try:
+        reset_at, remaining = current.window
+    except Exception:  # the counters' Redis went away after the hit: answer without the live field
+        return response
+    wait_s = min(item.get_expiry(), max(0, math.ceil(reset_at - time.time())))
+    response.headers[STATE_HEADER] = f'"{POLICY}";r={max(0, remaining)};t={wait_s}'
+    return response
 
 
 def _breached(limit: RequestLimit) -> Response:

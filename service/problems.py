@@ -7,7 +7,7 @@ import logging
 from http import HTTPStatus
 from typing import Any, cast
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 from marshmallow import ValidationError
 from redis import exceptions as redis_errors
 from werkzeug.exceptions import HTTPException
@@ -149,9 +149,26 @@ def _http_exception(error: HTTPException) -> Response:
         "title": title,
         "status": status,
     }
-    if error.description and status != 500:
-        body["detail"] = error.description
+    custom = error.description != type(error).description  # werkzeug's own text reads as boilerplate
+    detail = error.description if custom else _ours(status)
+    if detail and status != 500:
+        body["detail"] = detail
+    if status == 413 and request.max_content_length is not None:
+        body["max_bytes"] = request.max_content_length
     return Response(json.dumps(body), status, headers, mimetype=PROBLEM_JSON)
+
+
+def _ours(status: int) -> str | None:
+    """Our detail for the errors werkzeug raises with its stock text."""
+    if status == 404:
+        return f"Nothing is at {request.path}."
+    if status == 405:
+        return f"{request.path} does not take {request.method}; Allow lists the methods it takes."
+    if status == 413:
+        cap = request.max_content_length
+        limit = f" of {cap} bytes" if cap is not None else ""
+        return f"The request body is over this service's limit{limit} (a chunked body counts too)."
+    return None
 
 
 def _unexpected(error: Exception) -> Response:

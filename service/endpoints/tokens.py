@@ -5,12 +5,12 @@ from __future__ import annotations
 from flask import Response
 
 from eventstore.protocol import TokenRecord
-from schemas.tokens import TokenCreateSchema, TokenMintedSchema, TokenSchema
+from schemas.tokens import TokenCreateSchema, TokenMintedSchema, TokenSchema, ruleset_sides
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.httpio import json_response, read_json
-from service.problems import Problem
-from service.tokens import mint, token_view
+from service.problems import Problem, validation_problem
+from service.tokens import SIDE_PREFIX, mint, token_view
 
 blp = Blueprint(
     "tokens", __name__, url_prefix="/battles", description="Tokens: who may read or command a battle."
@@ -31,8 +31,10 @@ LOCATION = {"Location": {"description": "the token", "schema": {"type": "string"
 def mint_token(battle_id: str) -> Response:
     """Mint a token for this battle: `gm`, `observer` or `side:<name>`, with an optional expiry"""
     body = _create_schema.load(read_json())
+    deps = services()
+    _check_side(body["role"], deps.battles.created(battle_id).data["ruleset"])
     minted = mint(body["role"], body.get("expires_in"))
-    services().store.add_token(battle_id, minted.record)
+    deps.store.add_token(battle_id, minted.record)
     view = {**token_view(minted.record), "token": minted.secret}
     return json_response(view, 201, {"Location": f"/battles/{battle_id}/tokens/{minted.record.id}"})
 
@@ -67,6 +69,17 @@ def revoke_token(battle_id: str, token_id: str) -> Response:
         raise _no_such_token(battle_id, token_id)
     deps.tokens.drop(battle_id, revoked.digest)
     return Response(status=204)
+
+
+def _check_side(role: str, ruleset: str) -> None:
+    """A side token names one of the ruleset's sides, where the ruleset lists them (a 422 otherwise)."""
+    sides = ruleset_sides(ruleset)
+    side = role.removeprefix(SIDE_PREFIX)
+    if role.startswith(SIDE_PREFIX) and sides is not None and side not in sides:
+        raise validation_problem(
+            {"role": [f"The {ruleset} sides are {', '.join(sides)}; `{side}` is none of them."]},
+            "Nothing was minted.",
+        )
 
 
 def _find(battle_id: str, token_id: str) -> TokenRecord:

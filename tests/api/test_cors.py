@@ -16,8 +16,16 @@ from tests.api.helpers import create_battle
 from tests.fixtures.app import GmClient, config_for
 
 FOUNDRY = "https://foundry.example:30000"
-REQUEST_HEADERS = {"authorization", "content-type", "idempotency-key", "if-match", "prefer", "last-event-id"}
-EXPOSED = {"etag", "location", "link", "retry-after"}
+REQUEST_HEADERS = {
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-match",
+    "if-none-match",
+    "prefer",
+    "last-event-id",
+}
+EXPOSED = {"etag", "location", "link", "retry-after", "www-authenticate", "ratelimit", "ratelimit-policy"}
 
 
 def app_with(origins: tuple[str, ...], store: EventStore, queue: redis.Redis[Any], url: str) -> Flask:
@@ -35,7 +43,7 @@ def names(header: str | None) -> set[str]:
 
 
 def preflight(client: FlaskClient, path: str, origin: str, method: str = "POST") -> Any:
-    wanted = "authorization, content-type, idempotency-key, if-match, prefer, last-event-id"
+    wanted = "authorization, content-type, idempotency-key, if-match, if-none-match, prefer, last-event-id"
     return client.options(
         path,
         headers={
@@ -119,3 +127,27 @@ def test_cors_can_be_switched_off(
     client = app_with((), redis_store, redis_client, redis_url).test_client()
     answer = client.get("/rulesets", headers={"Origin": FOUNDRY})
     assert not [name for name, _ in answer.headers if name.startswith("Access-Control")]
+
+
+def test_the_preflight_lists_only_the_methods_some_route_takes(listed: GmClient, app: Flask) -> None:
+    taken = {method for rule in app.url_map.iter_rules() for method in rule.methods or ()}
+
+    allowed = names(preflight(listed, "/battles", FOUNDRY).headers["Access-Control-Allow-Methods"])
+
+    assert allowed == {method.lower() for method in taken}
+    assert "put" not in allowed and "patch" not in allowed
+
+
+def test_a_browser_can_poll_an_event_with_if_none_match(listed: GmClient) -> None:
+    battle_id = create_battle(listed)
+    location = listed.post(f"/battles/{battle_id}/commands", json={"type": "advance_phase"}).headers[
+        "Location"
+    ]
+    tag = listed.get(location).headers["ETag"]
+
+    allowed = preflight(listed, location, FOUNDRY, method="GET").headers["Access-Control-Allow-Headers"]
+    polled = listed.get(location, headers={"Origin": FOUNDRY, "If-None-Match": tag})
+
+    assert "if-none-match" in names(allowed)
+    assert polled.status_code == 304
+    assert polled.headers["Access-Control-Allow-Origin"] == FOUNDRY

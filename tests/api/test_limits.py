@@ -4,6 +4,7 @@ test_events)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -75,3 +76,24 @@ def test_rate_limits_can_be_switched_off(
     app = create_app(config_for(redis_url, rate_limit="off"), store=redis_store, queue_redis=redis_client)
     client = app.test_client()
     assert all(client.get("/rulesets").status_code == 200 for _ in range(BUDGET + 2))
+
+
+def test_a_budgeted_answer_advertises_the_policy_and_what_is_left(tight: GmClient) -> None:
+    battle_id = tight.post("/battles", json={"ruleset": "epic"}).get_json()["id"]
+
+    answers = [tight.get(f"/battles/{battle_id}") for _ in range(BUDGET)]
+
+    for answer in answers:
+        assert answer.headers["RateLimit-Policy"] == f'"per-token";q={BUDGET};w=60'
+    left = [re.fullmatch(r'"per-token";r=(\d+);t=(\d+)', a.headers["RateLimit"]) for a in answers]
+    assert [int(m.group(1)) for m in left if m] == [BUDGET - 1, BUDGET - 2, BUDGET - 3]  # the GM token's own
+    assert all(m and 0 <= int(m.group(2)) <= 60 for m in left)
+    refused = tight.get(f"/battles/{battle_id}")
+    assert refused.status_code == 429
+    assert refused.headers["RateLimit"].startswith('"per-token";r=0;')
+
+
+def test_answers_outside_the_budget_carry_no_ratelimit_fields(tight: GmClient) -> None:
+    for path in ("/healthz", "/openapi.json", "/docs"):
+        answer = tight.get(path)
+        assert "RateLimit" not in answer.headers and "RateLimit-Policy" not in answer.headers, path

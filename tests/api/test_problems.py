@@ -6,7 +6,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.api.helpers import assert_problem, create_battle
+from tests.api.helpers import assert_problem, bearer, create_battle, mint
 
 
 def test_a_wrong_method_is_a_405_that_keeps_allow(client: FlaskClient) -> None:
@@ -19,7 +19,36 @@ def test_a_wrong_method_is_a_405_that_keeps_allow(client: FlaskClient) -> None:
 
 
 def test_an_unknown_path_is_a_404_problem(client: FlaskClient) -> None:
-    assert_problem(client.get("/no/such/path"), 404, "not-found")
+    problem = assert_problem(client.get("/no/such/path"), 404, "not-found")
+
+    assert problem["detail"] == "Nothing is at /no/such/path."  # not werkzeug's "check your spelling"
+
+
+def test_a_wrong_method_says_which_in_its_own_words(client: FlaskClient) -> None:
+    problem = assert_problem(client.delete("/rulesets"), 405, "method-not-allowed")
+
+    assert problem["detail"] == "/rulesets does not take DELETE; Allow lists the methods it takes."
+
+
+def test_a_body_too_large_says_the_limit_in_bytes(app: Flask, client: FlaskClient) -> None:
+    cap = app.config["MAX_CONTENT_LENGTH"]  # a chunked one too: tests/processes/test_gunicorn_conf.py
+
+    refused = client.post(
+        "/battles", data=b'{"name": "' + b"x" * cap + b'"}', content_type="application/json"
+    )
+
+    problem = assert_problem(refused, 413, "body-too-large")
+    assert problem["max_bytes"] == cap
+    assert f"limit of {cap} bytes" in problem["detail"]
+
+
+def test_a_role_is_named_with_its_article(client: FlaskClient) -> None:
+    battle_id = create_battle(client)
+    observer = bearer(mint(client, battle_id, "observer")["token"])
+
+    refused = client.post(f"/battles/{battle_id}/commands", json={"type": "advance_phase"}, headers=observer)
+
+    assert assert_problem(refused, 403, "forbidden")["detail"].startswith("An observer token cannot do this")
 
 
 def test_an_unexpected_error_is_a_500_problem_without_the_trace(app: Flask) -> None:

@@ -76,10 +76,10 @@ def test_a_side_places_only_its_own_stands(client: FlaskClient, battle: str) -> 
     assert_problem(send(client, battle, ORC, headers=attacker), 403, "forbidden")
 
 
-def test_a_side_name_no_unit_carries_commands_nothing(client: FlaskClient, battle: str) -> None:
-    blue = side(client, battle, "blue")
-    assert_problem(send(client, battle, climb("csm"), headers=blue), 403, "forbidden")
-    assert client.get(f"/battles/{battle}/state", headers=blue).status_code == 200  # reading is fine
+def test_a_side_the_ruleset_does_not_have_gets_no_token(client: FlaskClient, battle: str) -> None:
+    refused = client.post(f"/battles/{battle}/tokens", json={"role": "side:blue"})
+
+    assert "attacker, defender" in assert_problem(refused, 422, "validation")["errors"]["role"][0]
 
 
 @pytest.mark.parametrize(

@@ -151,3 +151,37 @@ def test_log_entries_record_which_token_sent_them(client: FlaskClient) -> None:
     entries = [client.get(f"/battles/{created['id']}/events/{v}").get_json() for v in (1, version)]
     assert entries[0]["actor"] == "anonymous"  # no service key is configured in this app
     assert entries[1]["actor"] == f"gm/{gm_id}"
+
+
+@pytest.mark.parametrize(
+    "ruleset, role",
+    [
+        ("epic", "side:nobody"),
+        ("epic", "side:Defender"),
+        ("epic", "side:attacker\n"),
+        ("epic", "side:att\x00acker"),
+        ("pathfinder", "side:Blue"),
+        ("pathfinder", "side:red\tteam"),
+        ("pathfinder", "side:" + "x" * 65),
+    ],
+)
+def test_a_side_token_names_a_side_of_the_ruleset_or_is_a_422(
+    client: FlaskClient, ruleset: str, role: str
+) -> None:
+    battle_id = create_battle(client, ruleset=ruleset)
+
+    problem = assert_problem(
+        client.post(f"/battles/{battle_id}/tokens", json={"role": role}), 422, "validation"
+    )
+
+    assert "role" in problem["errors"]
+    assert [t["role"] for t in client.get(f"/battles/{battle_id}/tokens").get_json()] == ["gm"]
+
+
+@pytest.mark.parametrize(
+    "ruleset, name", [("epic", "attacker"), ("epic", "defender"), ("pathfinder", "blue-2")]
+)
+def test_a_side_of_the_ruleset_is_minted(client: FlaskClient, ruleset: str, name: str) -> None:
+    battle_id = create_battle(client, ruleset=ruleset)
+
+    assert mint(client, battle_id, f"side:{name}")["role"] == f"side:{name}"

@@ -97,6 +97,7 @@ def test_a_chunked_body_over_the_cap_is_a_413_and_appends_nothing(api: Api) -> N
 
     assert status == 413, answer
     assert json.loads(answer)["type"].endswith("/body-too-large")
+    assert json.loads(answer)["max_bytes"] == 65536  # the default SIEGE_MAX_BODY_BYTES
     assert _version(api, battle_id, gm) == 1
 
 
