@@ -17,7 +17,21 @@ from schemas.problems import ProblemSchema, problem_types_schema
 from schemas.registry import ruleset_schemas, schema_rulesets
 from schemas.union import TaggedUnion
 from service.endpoints.blueprint import BEARER, SERVICE_KEY
+from service.limits import POLICY_HEADER, STATE_HEADER
 from service.problems import PROBLEM_JSON
+
+INTEGER = {"type": "integer"}
+# what service/limits.py stamps on every answer the budget applies to (IETF ratelimit-headers draft)
+RATE_LIMIT_HEADERS = {
+    POLICY_HEADER: {
+        "description": 'the budget: `"per-token";q=<requests>;w=<seconds>`, one per token (or address)',
+        "schema": {"type": "string", "examples": ['"per-token";q=1200;w=60']},
+    },
+    STATE_HEADER: {
+        "description": 'what is left of it: `"per-token";r=<requests left>;t=<seconds until it refills>`',
+        "schema": {"type": "string", "examples": ['"per-token";r=1187;t=42']},
+    },
+}
 
 
 class SiegeApi(Api):  # type: ignore[misc]
@@ -27,10 +41,17 @@ class SiegeApi(Api):  # type: ignore[misc]
         """service/problems.py answers every error; flask-smorest's own JSON errors stay off."""
 
     def _register_responses(self) -> None:
+        for name, header in RATE_LIMIT_HEADERS.items():
+            self.spec.components.header(name, header)
         for status in http.HTTPStatus:
             response: dict[str, Any] = {"description": status.phrase}
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
+            if status == http.HTTPStatus.TOO_MANY_REQUESTS:
+                response["headers"] = {
+                    "Retry-After": {"description": "seconds until the budget refills", "schema": INTEGER},
+                    **{name: {"$ref": f"#/components/headers/{name}"} for name in RATE_LIMIT_HEADERS},
+                }
             prepare_response(response, self.spec, PROBLEM_JSON)
             self.spec.components.response(status.name, response, lazy=True)
         default = {"description": "An RFC 9457 problem", "schema": self.ERROR_SCHEMA}

@@ -24,6 +24,10 @@ appends each to the battle's hash-chained log and folds it through the rules int
 6. **Audit**: `GET /battles/{id}/audit` checks the hash chain, a fresh replay and (after `conclude`, which
    reveals the dice seed) every roll.
 
+Each token has one request budget across every endpoint: answers it applies to carry `RateLimit-Policy`
+and `RateLimit` (IETF ratelimit-headers draft); past it, a 429 with `Retry-After`. The document is also
+served as YAML at `/openapi.yaml`; every operation has a stable `operationId`.
+
 Every error is `application/problem+json` (RFC 9457) with one of these `type`s (`ProblemType`):
 """
 

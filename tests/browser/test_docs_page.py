@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from schemas.commands import command_schemas
 from schemas.registry import schema_rulesets
@@ -57,6 +57,13 @@ def operation(method: str, path: str) -> str:
     return f".opblock-{method}:has(.opblock-summary-path[data-path='{path}'])"
 
 
+def opened(page: Page, method: str, path: str) -> Locator:
+    """The operation's block, expanded."""
+    block = page.locator(operation(method, path))
+    block.locator(".opblock-summary").first.click()
+    return block
+
+
 def test_swagger_ui_renders_the_operations_from_our_own_assets(
     live_service: LiveService, page: Page, tmp_path: Path
 ) -> None:
@@ -80,9 +87,8 @@ def test_try_it_out_on_get_rulesets_shows_the_200_answer(
     live_service: LiveService, page: Page, tmp_path: Path
 ) -> None:
     log = open_docs(page, live_service)
-    rulesets = page.locator(operation("get", "/rulesets"))
+    rulesets = opened(page, "get", "/rulesets")
 
-    rulesets.locator(".opblock-summary").first.click()
     rulesets.locator(".try-out__btn").click()
     rulesets.locator(".execute").click()
 
@@ -102,9 +108,8 @@ def test_the_command_body_shows_a_working_example_of_every_command_type(
     live_service: LiveService, page: Page, tmp_path: Path
 ) -> None:
     log = open_docs(page, live_service)
-    commands = page.locator(operation("post", "/battles/{battle_id}/commands"))
+    commands = opened(page, "post", "/battles/{battle_id}/commands")
 
-    commands.locator(".opblock-summary").first.click()
     body = commands.locator(".opblock-section-request-body")
     expect(body).to_contain_text('"type": "advance_phase"')  # the first example, selected
     chooser = body.locator(".examples-select select")
