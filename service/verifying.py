@@ -59,6 +59,7 @@ class Report:
     head_version: int = 0
     head_hash: str = GENESIS_HASH
     concluded_at: int | None = None
+    server_seed: str | None = None  # hex, once `conclude` revealed it and it matches the commitment
     dice: dict[str, Any] = field(
         default_factory=lambda: {"verifiable": False, "commitment_ok": None, "checked_rolls": 0}
     )
@@ -197,7 +198,7 @@ def _check_commitment(scan: Scan, report: Report) -> None:
     ok = seed is not None and commitment(seed) == report.dice.get("commitment")
     report.dice.update(verifiable=ok, commitment_ok=ok)
     if ok:
-        scan.seed = seed
+        scan.seed, report.server_seed = seed, revealed.server_seed
     else:
         reason = "the seed the conclusion reveals does not match the dice_commitment of version 1"
         scan.commitment_finding = Finding(version=revealed.version, kind="dice", reason=reason)
