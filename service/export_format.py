@@ -77,27 +77,22 @@ def event_line(source: str, entry: StoredEntry, outcome: str | None) -> bytes:
     return _FORMAT.write(CloudEvent(attributes, data)) + b"\n"
 
 
-def read_line(raw: bytes, line: int, expected: int) -> Exported:
+def read_line(raw: bytes, line: int, expected: int, *, checked: bool = False) -> Exported:
     """Parse one line; Unusable when it is no CloudEvent carrying a log entry (`expected`: the version due,
-    named in the reason)."""
+    named in the reason). A line `checked` before (a second pass) is not handed to the SDK's validation
+    again: it costs more than the rest of the line's reading."""
     try:
-        event = _FORMAT.read(None, raw)
+        attributes = loads(raw)
+        if not isinstance(attributes, dict):
+            raise ValueError("a JSON value other than an object")
+        data = attributes.pop("data", None)
+        if "time" in attributes:
+            attributes["time"] = _moment(str(attributes["time"])) or attributes["time"]
+        event = _Attributes(attributes) if checked else CloudEvent(attributes, data)
     except Exception as error:  # invalid JSON, missing or mistyped attributes: the SDK's many exceptions
         reason = f"line {line} is not a CloudEvents 1.0 JSON event ({_why(error)})"
         raise Unusable(reason, version=expected, line=line) from None
-    data = event.get_data()
-    if not isinstance(data, dict):
-        raise Unusable(f"line {line} carries no JSON object as its data", version=expected, line=line)
-    for name, kind in ENTRY_FIELDS.items():
-        value = data.get(name)
-        if not isinstance(value, kind) or isinstance(value, bool):
-            raise Unusable(f"line {line}: data.{name} is missing or mistyped", version=expected, line=line)
-    outcome = data.get("outcome")
-    if outcome is not None and not isinstance(outcome, dict):
-        raise Unusable(
-            f"line {line}: data.outcome is neither an object nor null", version=expected, line=line
-        )
-    entry = StoredEntry(**{name: data[name] for name in ENTRY_FIELDS})
+    entry, outcome = _carried(data, line, expected)
     return Exported(
         line=line,
         id=event.get_id(),
@@ -108,6 +103,43 @@ def read_line(raw: bytes, line: int, expected: int) -> Exported:
         entry=entry,
         outcome=outcome,
     )
+
+
+class _Attributes:
+    """The getters of the SDK's event over attributes it validated on an earlier pass."""
+
+    def __init__(self, attributes: dict[str, Any]) -> None:
+        self._attributes = attributes
+
+    def get_id(self) -> str:
+        return str(self._attributes["id"])
+
+    def get_source(self) -> str:
+        return str(self._attributes["source"])
+
+    def get_type(self) -> str:
+        return str(self._attributes["type"])
+
+    def get_extension(self, name: str) -> Any:
+        return self._attributes.get(name)
+
+    def get_time(self) -> datetime | None:
+        found = self._attributes.get("time")
+        return found if isinstance(found, datetime) else None
+
+
+def _carried(data: Any, line: int, expected: int) -> tuple[StoredEntry, dict[str, Any] | None]:
+    if not isinstance(data, dict):
+        raise Unusable(f"line {line} carries no JSON object as its data", version=expected, line=line)
+    for name, kind in ENTRY_FIELDS.items():
+        value = data.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise Unusable(f"line {line}: data.{name} is missing or mistyped", version=expected, line=line)
+    outcome = data.get("outcome")
+    if outcome is not None and not isinstance(outcome, dict):
+        reason = f"line {line}: data.outcome is neither an object nor null"
+        raise Unusable(reason, version=expected, line=line)
+    return StoredEntry(**{name: data[name] for name in ENTRY_FIELDS}), outcome
 
 
 def envelope_fault(event: Exported) -> str | None:

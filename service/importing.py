@@ -73,7 +73,7 @@ def _lines(spool: IO[bytes]) -> Iterator[bytes]:
 
 def _entries(spool: IO[bytes]) -> Iterator[StoredEntry]:
     for number, raw in enumerate(_lines(spool), 1):
-        yield read_line(raw, number, number).entry
+        yield read_line(raw, number, number, checked=True).entry
 
 
 def _created(deps: Services, battle_id: str, version: int, gm_token: str) -> Created:

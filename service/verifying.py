@@ -232,7 +232,7 @@ def _recorded_entries(lines: Iterable[bytes], stored: deque[Recorded]) -> Iterat
     """The log as the fold reads it, each entry's stream dice supplied as its outcome recorded them (the
     outcome and the slots so supplied wait in `stored` for the comparison)."""
     for number, raw in enumerate(lines, 1):
-        event = read_line(raw, number, number)
+        event = read_line(raw, number, number, checked=True)
         entry, outcome = event.entry, event.outcome
         supplied = _stream_dice(outcome, entry)
         stored.append((outcome, frozenset(supplied)))

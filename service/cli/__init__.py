@@ -22,6 +22,7 @@ err = Console(stderr=True)
 out = Console()
 JsonFlag = Annotated[bool, typer.Option("--json", help="print the report as JSON")]
 UNUSABLE = 2
+TICK = 1000  # lines between two progress updates: a bar update per line costs more than the line
 
 
 def progress(unit: str) -> Progress:
@@ -44,10 +45,15 @@ def verify(
         task = bar.add_task("verifying", total=2 * size)  # two passes over the file
 
         def lines() -> Iterator[bytes]:
+            read = 0
             with file.open("rb") as handle:
-                for line in handle:
-                    bar.advance(task, len(line))
+                for n, line in enumerate(handle, 1):
+                    read += len(line)
+                    if n % TICK == 0:
+                        bar.advance(task, read)
+                        read = 0
                     yield line
+            bar.advance(task, read)
 
         report = verify_export(lines)
     if as_json:
@@ -73,9 +79,10 @@ def export(
     try:
         with progress("versions") as bar:
             task = bar.add_task(f"exporting {battle_id}", total=head)
-            for line in export_lines(store, battle_id, upto=head):
+            for n, line in enumerate(export_lines(store, battle_id, upto=head), 1):
                 target.write(line)
-                bar.advance(task)
+                if n % TICK == 0 or n == head:
+                    bar.update(task, completed=n)
     finally:
         if output:
             target.close()
