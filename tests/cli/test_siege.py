@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,6 @@ from eventstore.protocol import EventStore
 from eventstore.queues import REPLAY
 from service.cli import app
 from tests.api.exports import TAMPERS, UNUSABLE, Lines, exported, played
-from workers import deps
 
 runner = CliRunner()
 
@@ -34,18 +32,6 @@ def written(tmp_path: Path, lines: Lines) -> str:
     path = tmp_path / "battle.jsonl"
     path.write_bytes(b"".join(lines))
     return str(path)
-
-
-@pytest.fixture
-def deployment(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """REDIS_URL names the test server, for the CLI and for the worker that takes its jobs."""
-    monkeypatch.setenv("REDIS_URL", redis_url)
-    monkeypatch.delenv("QUEUE_REDIS_URL", raising=False)
-    for cached in (deps.config, deps.store, deps.queue):
-        cached.cache_clear()
-    yield
-    for cached in (deps.config, deps.store, deps.queue):
-        cached.cache_clear()
 
 
 @pytest.mark.parametrize("ruleset", ["epic", "pathfinder"])
@@ -90,7 +76,7 @@ def test_verify_exits_2_on_a_missing_file(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "cannot read" in result.output
 
 
-@pytest.mark.usefixtures("deployment")
+@pytest.mark.usefixtures("job_env")  # REDIS_URL names the test server, for the CLI and the worker
 def test_export_writes_what_the_http_export_serves(
     client: FlaskClient, redis_store: EventStore, tmp_path: Path
 ) -> None:
@@ -104,7 +90,7 @@ def test_export_writes_what_the_http_export_serves(
     assert siege("verify", str(target)).exit_code == 0
 
 
-@pytest.mark.usefixtures("deployment")
+@pytest.mark.usefixtures("job_env")  # REDIS_URL names the test server, for the CLI and the worker
 def test_audit_reports_an_honest_battle_ok(client: FlaskClient, redis_store: EventStore) -> None:
     battle_id = played(client, redis_store)
 
@@ -115,7 +101,7 @@ def test_audit_reports_an_honest_battle_ok(client: FlaskClient, redis_store: Eve
     assert siege("audit", "no-such-battle").exit_code == 2
 
 
-@pytest.mark.usefixtures("deployment")
+@pytest.mark.usefixtures("job_env")  # REDIS_URL names the test server, for the CLI and the worker
 def test_replay_runs_a_job_on_the_workers_and_prints_its_result(
     client: FlaskClient, redis_store: EventStore, redis_client: redis.Redis[Any]
 ) -> None:
