@@ -22,6 +22,7 @@ class ServiceConfig:
     store: StoreConfig = field(default_factory=StoreConfig)  # REDIS_URL, QUEUE_REDIS_URL
     api_key: str | None = None  # SIEGE_API_KEY: the service key that may create battles; None: anyone may
     max_body_bytes: int = 64 * 1024  # SIEGE_MAX_BODY_BYTES
+    import_max_bytes: int = 256 * 1024 * 1024  # SIEGE_IMPORT_MAX_BYTES: `POST /battles/import` bodies
     max_wait_s: float = 10.0  # SIEGE_MAX_WAIT_S: cap on `Prefer: wait=N`
     max_waiters: int = gunicorn_conf.threads - 2  # SIEGE_MAX_WAITERS: waits held at once per process
     page_default: int = 100  # SIEGE_PAGE_DEFAULT: `GET .../events` without `limit`
@@ -59,6 +60,7 @@ class ServiceConfig:
             store=StoreConfig.from_env(env),
             api_key=env.get("SIEGE_API_KEY") or None,
             max_body_bytes=_read(env, "SIEGE_MAX_BODY_BYTES", int, base.max_body_bytes, minimum=1),
+            import_max_bytes=_read(env, "SIEGE_IMPORT_MAX_BYTES", int, base.import_max_bytes, minimum=1),
             max_wait_s=_read(env, "SIEGE_MAX_WAIT_S", float, base.max_wait_s, minimum=0),
             max_waiters=_read(env, "SIEGE_MAX_WAITERS", int, base.max_waiters, minimum=0),
             page_default=_read(env, "SIEGE_PAGE_DEFAULT", int, base.page_default, minimum=1),
