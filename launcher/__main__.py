@@ -17,7 +17,11 @@ from launcher.supervise import Supervisor
 
 
 def main() -> int:
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ValueError as error:  # a setting that cannot work (e.g. a cluster store without its own queue)
+        say(f"cannot start: {error}")
+        return 2
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())

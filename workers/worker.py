@@ -18,6 +18,7 @@ from rq.worker import SimpleWorker
 
 from eventstore.config import connect
 from eventstore.queues import SERIALIZER
+from workers import deps
 from workers.retry import Backoff
 
 STEADY_S = 60.0  # a worker that ran this long before losing Redis starts the backoff over
@@ -76,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worker-ttl", type=int, default=60, help="RQ heartbeat TTL in seconds")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if not deps.configured():
+        return 2
     stop = threading.Event()
     _stop_on_signals(stop)
     return serve(args.queues, args.url, args.worker_ttl, stop)
