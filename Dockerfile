@@ -11,6 +11,7 @@ COPY schemas ./schemas
 COPY service ./service
 COPY workers ./workers
 COPY launcher ./launcher
+COPY telemetry ./telemetry
 RUN pip install . && useradd --system --no-create-home siege
 
 USER siege

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -14,6 +16,8 @@ from launcher.probes import answers_200, free_port, pings, wait_until
 from launcher.settings import Settings
 from launcher.stack import Stack, child_env, say
 from launcher.supervise import Supervisor
+
+MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"  # prometheus_client reads it; the launcher imports no metrics
 
 
 def main() -> int:
@@ -42,7 +46,7 @@ def run(settings: Settings, stack: Stack, stop: threading.Event) -> int:
     if not redis_url:
         return 1
     queue_url = settings.store.queue_redis_url or redis_url
-    env = child_env(redis_url, queue_url, settings.api_key)
+    env = {**child_env(redis_url, queue_url, settings.api_key), **metrics_dir(stack)}
     for n in range(settings.workers):
         stack.start(f"worker-{n + 1}", commands.worker(queue_url), env)
     stack.start("reconciler", commands.reconciler(), env)
@@ -60,6 +64,16 @@ def watch(supervisor: Supervisor, stop: threading.Event) -> int:
     while not stop.wait(0.1):
         supervisor.tick()
     return 0
+
+
+def metrics_dir(stack: Stack) -> dict[str, str]:
+    """One Prometheus samples directory for every child (telemetry/exposition.py), so the API's /metrics
+    adds up the workers' and the reconciler's too; fresh for each run, gone after it."""
+    if os.environ.get(MULTIPROC_DIR):
+        return {}
+    made = tempfile.mkdtemp(prefix="siege-metrics-")
+    stack.on_stop(lambda: shutil.rmtree(made, ignore_errors=True))
+    return {MULTIPROC_DIR: made}
 
 
 def start_store(settings: Settings, stack: Stack, stop: threading.Event) -> str:

@@ -12,6 +12,7 @@ from redis.exceptions import RedisError
 from rq import Queue
 
 from eventstore.protocol import EventStore, UnknownBattle
+from telemetry.logs import log_json
 from workers import deps
 from workers.queue import enqueue_projection
 from workers.retry import Backoff
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=float, default=1.0, help="seconds between passes (default 1)")
     parser.add_argument("--once", action="store_true", help="one pass, print it, exit")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    log_json()
     if not deps.configured():
         return 2
     if args.once:

@@ -18,6 +18,8 @@ from rq.worker import SimpleWorker
 
 from eventstore.config import connect
 from eventstore.queues import SERIALIZER
+from telemetry.exposition import serve as serve_metrics
+from telemetry.logs import log_json
 from workers import deps
 from workers.retry import Backoff
 
@@ -75,10 +77,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("queues", nargs="+", help="queue names, in the order they are taken")
     parser.add_argument("--url", required=True, help="the queue Redis")
     parser.add_argument("--worker-ttl", type=int, default=60, help="RQ heartbeat TTL in seconds")
+    parser.add_argument(
+        "--metrics-bind",
+        metavar="HOST:PORT",
+        help="serve this worker's Prometheus metrics there (a worker the API's /metrics does not see)",
+    )
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    log_json()
     if not deps.configured():
         return 2
+    if args.metrics_bind:
+        serve_metrics(args.metrics_bind)
     stop = threading.Event()
     _stop_on_signals(stop)
     return serve(args.queues, args.url, args.worker_ttl, stop)
