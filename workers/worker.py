@@ -7,6 +7,7 @@ backoff, until Redis answers again; SIGTERM or Ctrl-C still stop it (RQ's warm s
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import signal
 import threading
@@ -87,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     if not deps.configured():
         return 2
     if args.metrics_bind:
+        importlib.import_module("telemetry.metrics")  # declared now: a scrape lists them before the first job
         serve_metrics(args.metrics_bind)
     stop = threading.Event()
     _stop_on_signals(stop)
