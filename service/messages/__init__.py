@@ -22,7 +22,7 @@ DETAIL = {"epic": epic.detail_params, "pathfinder": pathfinder.detail_params}
 TERMS: dict[str, dict[str, tuple[str, ...]]] = {"epic": epic.TERMS, "pathfinder": pathfinder.TERMS}
 COMMON = ("battle_created", "conclude")  # what the fold answers for every ruleset
 
-__all__ = ["LANGUAGES", "language", "localized", "summarized", "summary"]
+__all__ = ["DEFAULT", "LANGUAGES", "language", "localized", "summarized", "summary"]
 
 
 def language() -> str:
