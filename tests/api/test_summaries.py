@@ -5,63 +5,25 @@ rejections that name the entity, phase or die behind them."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
 from eventstore.protocol import EventStore
-from tests.api.helpers import GOFF, WALL, accepted, create_battle, fold, send
-from workers.projection import project_battle
+from tests.api.helpers import CLIMB_FIGHT, CSM, WALL, accepted, create_battle, fold, send
 
 FR = {"Accept-Language": "fr"}
-CSM_AT_FOOT = {
-    "type": "add_stand",
-    "id": "csm",
-    "stand_type": "infantry",
-    "side": "attacker",
-    "caf": 3,
-    "speed_cm": 10,
-    "location": {"kind": "at_foot", "section_id": "W1"},
-}
-EAST_WALL: list[dict[str, Any]] = [
-    WALL,
-    GOFF,
-    CSM_AT_FOOT,
-    {"type": "give_order", "stand_id": "csm", "order": "charge"},
-    {"type": "advance_phase"},
-    {"type": "climb", "stand_id": "csm", "section_id": "W1"},
-    {"type": "advance_phase"},
-    {"type": "advance_phase"},
-    {
-        "type": "assault",
-        "stand_id": "csm",
-        "section_id": "W1",
-        "dice": {"attacker": [6, 6], "defender": [1, 2]},
-    },
+EAST_WALL: list[dict[str, Any]] = [  # EX-EP-01 with the seed's dice
+    *CLIMB_FIGHT[:-1],
+    {**CLIMB_FIGHT[-1], "dice": {"attacker": [6, 6], "defender": [1, 2]}},
 ]
 
 
-@pytest.fixture
-def folder(redis_store: EventStore) -> Iterator[None]:
-    """A stand-in worker, so that `Prefer: wait` is met."""
-    stop = threading.Event()
-
-    def run() -> None:
-        while not stop.wait(0.01):
-            for battle_id in redis_store.take_pending(100):
-                project_battle(redis_store, battle_id)
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    yield
-    stop.set()
-    thread.join()
-
-
 @pytest.mark.example("EX-EP-01")
-def test_the_east_wall_is_told_in_french_with_the_seeds_words(client: FlaskClient, folder: None) -> None:
+def test_the_east_wall_is_told_in_french_with_the_seeds_words(
+    client: FlaskClient, folder: threading.Event
+) -> None:
     battle_id = create_battle(client)
 
     answers = [send(client, battle_id, command, headers={**FR, "Prefer": "wait=5"}) for command in EAST_WALL]
@@ -82,7 +44,7 @@ def test_a_rejection_names_the_phase_and_the_allowed_ones_in_both_languages(
     client: FlaskClient, redis_store: EventStore
 ) -> None:
     battle_id = create_battle(client)
-    for command in (WALL, CSM_AT_FOOT):
+    for command in (WALL, CSM):
         accepted(client, battle_id, command)
     version = accepted(client, battle_id, {"type": "climb", "stand_id": "csm", "section_id": "W1"})
     fold(redis_store, battle_id)
