@@ -3,6 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 PYTEST_ARGS ?= -n 2 --dist loadgroup
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard service/locales/*/LC_MESSAGES/siege.po))
 
 .DEFAULT_GOAL := help
 .PHONY: help install run test test-faults lint openapi bench clean
@@ -19,12 +20,15 @@ $(INSTALLED): pyproject.toml constraints.txt
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@touch $@
 
-install: $(INSTALLED) ## create .venv and install the project with its dev tools
+install: $(INSTALLED) $(CATALOGS) ## create .venv and install the project with its dev tools; compile the catalogs
 
-run: $(INSTALLED) ## start store, workers, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
+%.mo: %.po $(INSTALLED)
+	$(VENV)/bin/pybabel compile --statistics -i $< -o $@
+
+run: $(INSTALLED) $(CATALOGS) ## start store, workers, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
 	$(PY) -m launcher
 
-test: $(INSTALLED) ## run the whole suite against a real embedded server (PYTEST_ARGS to narrow it)
+test: $(INSTALLED) $(CATALOGS) ## run the whole suite against a real embedded server (PYTEST_ARGS to narrow it)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test-faults: $(INSTALLED) ## fault injection on real processes (SIGKILLs, store outages); prints what it counted
