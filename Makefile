@@ -2,7 +2,11 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
+# openapi-python-client pins typer below the siege command line's, so it gets a venv of its own
+GENERATOR_VENV := $(VENV)/generator
+GENERATOR_SPEC := openapi-python-client>=0.29,<1
 PYTEST_ARGS ?= -n 2 --dist loadgroup
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard service/locales/*/LC_MESSAGES/siege.po))
 
 .DEFAULT_GOAL := help
 .PHONY: help install run test test-faults lint openapi bench clean
@@ -10,21 +14,26 @@ PYTEST_ARGS ?= -n 2 --dist loadgroup
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-$(INSTALLED): pyproject.toml
+$(INSTALLED): pyproject.toml constraints.txt
 	@test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
+	@test -x $(GENERATOR_VENV)/bin/python || $(PY) -m venv $(GENERATOR_VENV)
+	$(GENERATOR_VENV)/bin/python -m pip install --quiet '$(GENERATOR_SPEC)'
 	@# Chromium for tests/browser, where root can apt-get it (as in CI); elsewhere those tests skip and say why
 	@command -v chromium >/dev/null || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@touch $@
 
-install: $(INSTALLED) ## create .venv and install the project with its dev tools
+install: $(INSTALLED) $(CATALOGS) ## create .venv and install the project with its dev tools; compile the catalogs
 
-run: $(INSTALLED) ## start store, workers, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
+%.mo: %.po $(INSTALLED)
+	$(VENV)/bin/pybabel compile --statistics -i $< -o $@
+
+run: $(INSTALLED) $(CATALOGS) ## start store, workers, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
 	$(PY) -m launcher
 
-test: $(INSTALLED) ## run the whole suite against a real embedded server (PYTEST_ARGS to narrow it)
+test: $(INSTALLED) $(CATALOGS) ## run the whole suite against a real embedded server (PYTEST_ARGS to narrow it)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test-faults: $(INSTALLED) ## fault injection on real processes (SIGKILLs, store outages); prints what it counted

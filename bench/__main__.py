@@ -23,17 +23,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, help="load duration per run (default 10; quick 3)")
     parser.add_argument("--battles", type=int, help="battles the ingest load spreads over (default 1000)")
     parser.add_argument("--entries", type=int, help="entries of the hot battle (default 100000; quick 10000)")
+    parser.add_argument(
+        "--export-entries",
+        type=int,
+        help="entries of the exported and verified battle (default 1000000; quick 20000)",
+    )
     parser.add_argument("--workers", type=int, default=2, help="RQ workers running during the load")
     args = parser.parse_args(argv)
     seconds = args.seconds or (3.0 if args.quick else 10.0)
     battles = args.battles or (100 if args.quick else 1000)
     entries = args.entries or (10_000 if args.quick else 100_000)
+    exported = args.export_entries or (20_000 if args.quick else 1_000_000)
     RESULTS.mkdir(exist_ok=True)
     with (
         tempfile.TemporaryDirectory(prefix="siege-bench-") as data_dir,
         running(Path(data_dir), args.workers, RESULTS / "processes.log") as bench,
     ):
         rows = run_all(bench, seconds=seconds, battles=battles, entries=entries)
+        say(f"export and verify: a {exported:,}-entry battle")
+        rows += measures.export_verify(bench, exported, Path(data_dir))
     report = render(rows, seconds=seconds, workers=args.workers)
     (RESULTS / "report.md").write_text(report)
     print(report)

@@ -5,12 +5,15 @@ from __future__ import annotations
 import http.client
 import itertools
 import json
+import os
 import random
 import subprocess
 import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from bench import scenarios
@@ -112,6 +115,41 @@ def fold_mixed(bench: Bench, ruleset: str, entries: int) -> Row:
     return Row(
         f"fold a mixed {ruleset} log ({count:,} entries of {what})", f"{count / seconds:,.0f} entries/s"
     )
+
+
+def export_verify(bench: Bench, entries: int, work_dir: Path) -> list[Row]:
+    """A concluded battle of `entries` versions, exported by `siege export` and checked by `siege verify`,
+    each in a process of its own whose peak RSS is the number (DESIGN §8: streamed, not loaded)."""
+    ((battle_id, _token),) = create_battles(bench, 1)
+    commands = itertools.chain(
+        ({"type": COMMAND["type"]} for _ in range(max(entries - 2, 0))), ({"type": "conclude"},)
+    )
+    _timed_fold(bench, battle_id, commands)
+    siege, target = str(Path(sys.executable).with_name("siege")), work_dir / "export.jsonl"
+    exported = _child_rss([siege, "export", battle_id, "-o", str(target)], {"REDIS_URL": bench.redis_url})
+    verified = _child_rss([siege, "verify", str(target)], {})
+    size_mb = target.stat().st_size / 2**20
+    return [
+        Row(
+            f"siege export of a {entries:,}-entry battle ({size_mb:,.0f} MB of JSON Lines)",
+            f"peak RSS {exported['max_rss_mb']:.0f} MB, {entries / exported['seconds']:,.0f} entries/s",
+            "< 300 MB for 1,000,000",
+        ),
+        Row(
+            f"siege verify of that export (exit {verified['exit']}: chain, outcomes re-folded, dice)",
+            f"peak RSS {verified['max_rss_mb']:.0f} MB, {entries / verified['seconds']:,.0f} entries/s",
+            "< 300 MB for 1,000,000",
+        ),
+    ]
+
+
+def _child_rss(command: list[str], env: dict[str, str]) -> dict[str, Any]:
+    runner = [sys.executable, "-m", "bench.cli_rss", *command]
+    done = subprocess.run(
+        runner, capture_output=True, text=True, check=True, timeout=7200, env={**os.environ, **env}
+    )
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
 
 
 def _timed_fold(bench: Bench, battle_id: str, commands: Iterable[dict[str, object]]) -> tuple[int, float]:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from eventstore.canonical import canonical_json
-from eventstore.protocol import GENESIS_HASH, NewEntry, StoredEntry
+from eventstore.protocol import GENESIS_HASH, BrokenHistory, NewEntry, StoredEntry
 
 
 def entry_body(version: int, entry: NewEntry | StoredEntry, prev_hash: str) -> dict[str, Any]:
@@ -55,7 +55,7 @@ def verify_chain(
     """Walk entries in order (streamed) checking versions, links and hashes; resumable from a known head."""
     checked = 0
     for stored in entries:
-        reason = _fault(stored, prev_version, prev_hash)
+        reason = fault(stored, prev_version, prev_hash)
         if reason is not None:
             return ChainCheck(
                 checked=checked,
@@ -69,7 +69,8 @@ def verify_chain(
     return ChainCheck(checked=checked, head_version=prev_version, head_hash=prev_hash)
 
 
-def _fault(stored: StoredEntry, prev_version: int, prev_hash: str) -> str | None:
+def fault(stored: StoredEntry, prev_version: int, prev_hash: str) -> str | None:
+    """Why `stored` cannot follow the entry (`prev_version`, `prev_hash`), or None when it links on."""
     if stored.version != prev_version + 1:
         return "version_gap"
     if stored.prev_hash != prev_hash:
@@ -77,3 +78,17 @@ def _fault(stored: StoredEntry, prev_version: int, prev_hash: str) -> str | None
     if stored.hash != entry_hash(stored.version, stored, prev_hash):
         return "hash_mismatch"
     return None
+
+
+def linked(entries: Iterable[StoredEntry]) -> Iterator[StoredEntry]:
+    """The entries, streamed, as long as they chain from the genesis link; BrokenHistory at the first that
+    does not, or when there is none at all (an imported history must be whole)."""
+    prev_version, prev_hash = 0, GENESIS_HASH
+    for stored in entries:
+        reason = fault(stored, prev_version, prev_hash)
+        if reason is not None:
+            raise BrokenHistory(stored.version, reason)
+        yield stored
+        prev_version, prev_hash = stored.version, stored.hash
+    if prev_version == 0:
+        raise BrokenHistory(1, "no entries")

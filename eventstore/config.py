@@ -26,19 +26,52 @@ class StoreConfig:
     queue_redis_url: str | None = None  # RQ cannot run on Redis Cluster, so the queue may live elsewhere
     data_dir: Path = Path("./var")
     durability: Durability = "durable"  # of the embedded server; an external Redis is configured by its owner
+    cluster: bool = False  # the event store is a Redis Cluster that REDIS_URL names a node of
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> StoreConfig:
         """REDIS_URL, QUEUE_REDIS_URL (default: REDIS_URL), SIEGE_DATA_DIR (default ./var),
-        SIEGE_DURABILITY (durable | fast, default durable)."""
+        SIEGE_DURABILITY (durable | fast, default durable), SIEGE_STORE_CLUSTER (1: a cluster, default 0).
+        A cluster store needs a separate queue Redis: without one this raises at start, not at first use."""
         source = os.environ if env is None else env
         redis_url = source.get("REDIS_URL") or None
+        cluster = _flag(source.get("SIEGE_STORE_CLUSTER") or "0", "SIEGE_STORE_CLUSTER")
+        queue_url = source.get("QUEUE_REDIS_URL") or None
+        if cluster:
+            _require_separate_queue(redis_url, queue_url)
         return cls(
             redis_url=redis_url,
-            queue_redis_url=source.get("QUEUE_REDIS_URL") or redis_url,
+            queue_redis_url=queue_url or redis_url,
             data_dir=Path(source.get("SIEGE_DATA_DIR") or "./var"),
             durability=durability(source.get("SIEGE_DURABILITY") or "durable"),
+            cluster=cluster,
         )
+
+    def connect_store(self, **options: Any) -> RedisClient:
+        """A client for the event store as configured: a cluster client when SIEGE_STORE_CLUSTER=1."""
+        if not self.redis_url:
+            raise RuntimeError("no REDIS_URL: the event store's address is unknown")
+        return connect(self.redis_url, cluster=self.cluster, **options)
+
+
+def _require_separate_queue(redis_url: str | None, queue_url: str | None) -> None:
+    """RQ and the rate-limit counters need one plain Redis: they cannot run on the cluster."""
+    if not redis_url:
+        raise ValueError("SIEGE_STORE_CLUSTER=1 needs REDIS_URL naming a node of the cluster")
+    if not queue_url or queue_url == redis_url:
+        raise ValueError(
+            "SIEGE_STORE_CLUSTER=1 needs QUEUE_REDIS_URL naming a plain (non-cluster) Redis for the RQ "
+            "queue and the rate-limit counters, other than REDIS_URL: RQ cannot run on a cluster"
+        )
+
+
+def _flag(word: str, name: str) -> bool:
+    value = word.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off", ""):
+        return False
+    raise ValueError(f"{name} must be 1 or 0, not {word!r}")
 
 
 @overload

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from eventstore.chain import linked
 from eventstore.memory_log import MemoryBattle
 from eventstore.memory_schedule import MemorySchedule
 from eventstore.memory_tokens import MemoryTokens
@@ -54,6 +55,24 @@ class MemoryEventStore(MemorySchedule, MemoryTokens):
         if token is not None:
             self.add_token(battle_id, token)
         return appended
+
+    def import_battle(
+        self,
+        battle_id: str,
+        entries: Iterable[StoredEntry],
+        server_seed: str,
+        *,
+        token: TokenRecord | None = None,
+        batch: int = 1000,
+    ) -> Head:
+        log = list(linked(entries))  # checked whole before anything is kept, as Redis leaves nothing behind
+        with self._changed:
+            if battle_id in self._battles:
+                raise BattleExists(battle_id)
+            self._battles[battle_id] = MemoryBattle(secret=server_seed, log=log)
+        if token is not None:
+            self.add_token(battle_id, token)
+        return Head(version=log[-1].version, hash=log[-1].hash)
 
     def append(
         self,

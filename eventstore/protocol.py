@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -74,6 +74,14 @@ class BattleExists(Exception):
     pass
 
 
+class BrokenHistory(ValueError):
+    """An imported history does not start at version 1 or does not chain (DESIGN §3.2): nothing was kept."""
+
+    def __init__(self, version: int, reason: str) -> None:
+        super().__init__(f"version {version}: {reason}")
+        self.version, self.reason = version, reason
+
+
 class VersionConflict(Exception):
     """The expected version is not the head: nothing was appended."""
 
@@ -133,6 +141,20 @@ class EventStore(Protocol):
         self, battle_id: str, created: NewEntry, server_seed: str, *, token: TokenRecord | None = None
     ) -> Appended:
         """Write version 1 (`battle_created`), the secret seed and the first token in one step;
+        BattleExists if the id is taken."""
+
+    def import_battle(
+        self,
+        battle_id: str,
+        entries: Iterable[StoredEntry],
+        server_seed: str,
+        *,
+        token: TokenRecord | None = None,
+        batch: int = 1000,
+    ) -> Head:
+        """Recreate a battle from a whole history, streamed in batches: the entries keep their versions and
+        hashes, which must chain from the genesis link (BrokenHistory otherwise); the secret seed and the
+        first token land only once the last entry has, and a failed import leaves nothing behind.
         BattleExists if the id is taken."""
 
     def append(

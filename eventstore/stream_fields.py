@@ -20,7 +20,7 @@ def version_of(entry_id: Any) -> int:
     return int(text(entry_id).rpartition("-")[2])
 
 
-def to_fields(entry: NewEntry, prev_hash: str, digest: str) -> list[str]:
+def to_fields(entry: NewEntry | StoredEntry, prev_hash: str, digest: str) -> list[str]:
     """Field/value pairs in a fixed order; `hash` comes last so the append script finds it first."""
     return [
         "type", entry.type,

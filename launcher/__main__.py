@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -15,9 +17,15 @@ from launcher.settings import Settings
 from launcher.stack import Stack, child_env, say
 from launcher.supervise import Supervisor
 
+MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"  # prometheus_client reads it; the launcher imports no metrics
+
 
 def main() -> int:
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ValueError as error:  # a setting that cannot work (e.g. a cluster store without its own queue)
+        say(f"cannot start: {error}")
+        return 2
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
@@ -38,7 +46,7 @@ def run(settings: Settings, stack: Stack, stop: threading.Event) -> int:
     if not redis_url:
         return 1
     queue_url = settings.store.queue_redis_url or redis_url
-    env = child_env(redis_url, queue_url, settings.api_key)
+    env = {**child_env(redis_url, queue_url, settings.api_key), **metrics_dir(stack)}
     for n in range(settings.workers):
         stack.start(f"worker-{n + 1}", commands.worker(queue_url), env)
     stack.start("reconciler", commands.reconciler(), env)
@@ -56,6 +64,16 @@ def watch(supervisor: Supervisor, stop: threading.Event) -> int:
     while not stop.wait(0.1):
         supervisor.tick()
     return 0
+
+
+def metrics_dir(stack: Stack) -> dict[str, str]:
+    """One Prometheus samples directory for every child (telemetry/exposition.py), so the API's /metrics
+    adds up the workers' and the reconciler's too; fresh for each run, gone after it."""
+    if os.environ.get(MULTIPROC_DIR):
+        return {}
+    made = tempfile.mkdtemp(prefix="siege-metrics-")
+    stack.on_stop(lambda: shutil.rmtree(made, ignore_errors=True))
+    return {MULTIPROC_DIR: made}
 
 
 def start_store(settings: Settings, stack: Stack, stop: threading.Event) -> str:

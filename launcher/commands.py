@@ -7,6 +7,8 @@ from eventstore.queues import WORKER_QUEUES
 
 GUNICORN_CONF = "python:service.gunicorn_conf"  # workers, threads, timeouts, no shared control socket
 RECONCILE_EVERY_S = 1  # with the fold lock's 1 s, a battle whose folder died is folded again within 2 s
+DASHBOARD_PORT = 9181  # rq-dashboard's own default
+WORKER_METRICS_PORT = 9101  # where a worker container serves its metrics (compose)
 WORKER_TTL_S = 60  # heartbeat period + 15 s: a dead worker (and its job) is noticed within a minute
 
 
@@ -23,8 +25,11 @@ def api(bind: str) -> list[str]:
     return ["gunicorn", "-c", GUNICORN_CONF, "-b", bind, "service.wsgi:app"]
 
 
-def worker(queue_url: str) -> list[str]:
-    """An RQ SimpleWorker on the queues (workers/worker.py): unlike `rq worker`, it outlasts Redis outages."""
+def worker(queue_url: str, *, metrics_bind: str | None = None) -> list[str]:
+    """An RQ SimpleWorker on the queues (workers/worker.py): unlike `rq worker`, it outlasts Redis outages.
+    `metrics_bind`: it serves its own metrics there (a container of its own: the API's /metrics cannot see it;
+    `make run` shares one samples directory instead)."""
+    serving = ["--metrics-bind", metrics_bind] if metrics_bind else []
     return [
         "python",
         "-m",
@@ -34,8 +39,14 @@ def worker(queue_url: str) -> list[str]:
         str(WORKER_TTL_S),
         "--url",
         queue_url,
+        *serving,
     ]
 
 
 def reconciler() -> list[str]:
     return ["python", "-m", "workers.reconcile", "--every", str(RECONCILE_EVERY_S)]
+
+
+def dashboard(queue_url: str, bind: str = "0.0.0.0", port: int = DASHBOARD_PORT) -> list[str]:
+    """The optional rq-dashboard (compose profile `dashboard`): the queues, jobs and workers at a glance."""
+    return ["rq-dashboard", "--bind", bind, "--port", str(port), "--redis-url", queue_url]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, Any
 
 from launcher.children import Child, spawn
@@ -14,6 +14,11 @@ class Stack:
     def __init__(self, output: IO[Any] | None = None) -> None:
         self.output = output
         self.children: list[Child] = []
+        self._cleanups: list[Callable[[], None]] = []
+
+    def on_stop(self, cleanup: Callable[[], None]) -> None:
+        """Run once every child has stopped (e.g. remove a directory they all wrote to)."""
+        self._cleanups.append(cleanup)
 
     def start(self, name: str, argv: list[str], env: Mapping[str, str]) -> Child:
         # children log to stderr, so stdout carries only the launcher's own lines (the `ready` line)
@@ -34,6 +39,8 @@ class Stack:
     def stop(self) -> None:
         while self.children:
             self.children.pop().stop()
+        while self._cleanups:
+            self._cleanups.pop()()
 
 
 def say(message: str) -> None:

@@ -57,9 +57,12 @@ def _builder(record: type) -> Converter:
         for name, required, convert in steps:
             value = data.get(name, MISSING)
             if value is not MISSING:
-                kwargs[name] = convert(value)
+                try:
+                    kwargs[name] = convert(value)
+                except Rejected as refusal:
+                    raise refusal.naming(field=name) from None  # the innermost field names it first
             elif required:
-                raise Rejected("invalid_field")
+                raise Rejected("invalid_field", field=name)
         for name, source, fallback in copies:
             if kwargs.get(name) is None:
                 kwargs[name] = kwargs.get(source, fallback)

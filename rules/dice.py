@@ -73,14 +73,17 @@ class Dice:
         """Reject supplied values above their slot's die (slots of varying size are checked when drawn)."""
         for slot, values in self._supplied.items():
             sides = sides_of.get(slot)
-            if sides is not None and any(v > sides for v in values):
-                raise Rejected("dice_value_out_of_range")
+            too_high = [v for v in values if sides is not None and v > sides]
+            if too_high:
+                raise Rejected("dice_value_out_of_range", slot=slot, faces=sides, value=too_high[0])
 
     def check_counts(self) -> None:
         """Every supplied slot the action drew from must have been used up exactly."""
         for slot, taken in self._taken.items():
             if taken != len(self._supplied[slot]):
-                raise Rejected("dice_count_mismatch")
+                raise Rejected(
+                    "dice_count_mismatch", slot=slot, expected=taken, given=len(self._supplied[slot])
+                )
 
     def unused(self) -> dict[str, list[int]]:
         return {slot: list(v) for slot, v in self._supplied.items() if slot not in self._taken}
@@ -95,9 +98,11 @@ class Dice:
         start = self._taken.get(slot, 0)
         values = self._supplied[slot][start : start + count]
         if len(values) < count:
-            raise Rejected("dice_count_mismatch")
-        if any(v > sides for v in values):
-            raise Rejected("dice_value_out_of_range")
+            given = len(self._supplied[slot])
+            raise Rejected("dice_count_mismatch", slot=slot, expected=start + count, given=given)
+        too_high = [v for v in values if v > sides]
+        if too_high:
+            raise Rejected("dice_value_out_of_range", slot=slot, faces=sides, value=too_high[0])
         self._taken[slot] = start + count
         return values
 

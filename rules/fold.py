@@ -89,16 +89,16 @@ def step(battle: Battle[Any] | None, entry: LogEntry, seeds: Seeds) -> tuple[Bat
     ruleset = get_ruleset(battle.ruleset)
     dice = Dice(key=seeds.key, version=entry.version, supplied=entry.dice)
     try:
-        game, result, summary, events = _decide(ruleset, battle, entry, dice, seeds)
+        game, result, events = _decide(ruleset, battle, entry, dice, seeds)
         dice.check_counts()
     except Rejected as refusal:
         moved = _advance(battle, entry.version, battle.game, battle.concluded)
-        return moved, _outcome(entry, "rejected", refusal.reason, None, [], f"rejected: {refusal.reason}", ())
+        return moved, _outcome(entry, "rejected", refusal.reason, refusal.detail or None, None, [], ())
     result = ruleset.finish_result(game, result, dice)
     concluded = battle.concluded or entry.type == CONCLUDE
     new = _advance(battle, entry.version, game, concluded)
     rolls = [r.to_wire() for r in dice.rolls]
-    return new, _outcome(entry, "applied", None, result, rolls, summary, events)
+    return new, _outcome(entry, "applied", None, None, result, rolls, events)
 
 
 def _advance(battle: Battle[Any], version: int, game: Any, concluded: bool) -> Battle[Any]:
@@ -116,7 +116,7 @@ def _advance(battle: Battle[Any], version: int, game: Any, concluded: bool) -> B
 
 def _decide(
     ruleset: Ruleset[Any, Any, Any], battle: Battle[Any], entry: LogEntry, dice: Dice, seeds: Seeds
-) -> tuple[Any, dict[str, JSON], str, tuple[Any, ...]]:
+) -> tuple[Any, dict[str, JSON], tuple[Any, ...]]:
     if battle.concluded:
         raise Rejected("battle_concluded")
     if entry.type == CONCLUDE:
@@ -125,9 +125,9 @@ def _decide(
             "client_seed": seeds.client_seed,
             "dice_commitment": battle.dice_commitment,
         }
-        return battle.game, result, "battle concluded; the dice seed is revealed", ()
+        return battle.game, result, ()
     if entry.type not in ruleset.commands:
-        raise Rejected("unknown_command")
+        raise Rejected("unknown_command", command=entry.type)
     command = ruleset.parse(entry.type, entry.data)
     if isinstance(command, CommandRecord) and command.invalid():
         raise Rejected("invalid_field")  # spec §2: a combination of fields, checked before anything else
@@ -135,7 +135,7 @@ def _decide(
     game = battle.game
     for event in decided.events:
         game = ruleset.evolve(game, event)
-    return game, encode(decided.result), decided.summary, decided.events
+    return game, encode(decided.result), decided.events
 
 
 def _create(entry: LogEntry) -> tuple[Battle[Any], dict[str, JSON]]:
@@ -157,26 +157,27 @@ def _create(entry: LogEntry) -> tuple[Battle[Any], dict[str, JSON]]:
         for key in ("ruleset", "rules_version", "name", "dice_commitment", "client_seed")
     }
     result["options"] = options
-    return battle, _outcome(entry, "applied", None, result, [], f"{ruleset.title} battle created", ())
+    return battle, _outcome(entry, "applied", None, None, result, [], ())
 
 
 def _outcome(
     entry: LogEntry,
     status: str,
     reason: str | None,
+    detail: dict[str, JSON] | None,
     result: dict[str, JSON] | None,
     rolls: list[dict[str, object]],
-    summary: str,
     events: tuple[Any, ...],
 ) -> dict[str, JSON]:
+    """The stored outcome is language-free: the API renders its `summary` at the edge (service/messages)."""
     return {
         "version": entry.version,
         "type": entry.type,
         "status": status,
         "reason": reason,
+        "detail": detail,
         "result": result,
         "rolls": rolls,
-        "summary": summary,
         "changes": [{"event": event_name(e), **encode(e)} for e in events],
         "hash": entry.hash,
     }

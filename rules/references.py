@@ -20,12 +20,17 @@ Owner = Callable[[S, str, str], frozenset[str] | None]
 
 def references(command: object) -> list[Ref]:
     """Every existing entity the command names, with the kind it must be."""
-    return [ref for ref, _ in _walk(command, False)]
+    return [ref for _, ref, _ in _walk(command, False)]
+
+
+def named_references(command: object) -> list[tuple[str, Ref]]:
+    """`references` with the name of the field each id was sent in (an `unknown_entity`'s detail)."""
+    return [(name, ref) for name, ref, _ in _walk(command, False)]
 
 
 def actors(command: object) -> list[Ref]:
     """The entities the command acts with (not those it acts upon)."""
-    return [ref for ref, acting in _walk(command, False) if acting]
+    return [ref for _, ref, acting in _walk(command, False) if acting]
 
 
 def new_ids(command: object) -> list[str]:
@@ -52,16 +57,16 @@ def acting_sides(command: object, state: S, owner: Owner[S]) -> frozenset[str] |
     return frozenset(sides)
 
 
-def _walk(record: object, acting: bool) -> Iterator[tuple[Ref, bool]]:
+def _walk(record: object, acting: bool) -> Iterator[tuple[str, Ref, bool]]:
     for name, kind, kind_from, acts, nested in _relevant(_record(record)):
         value = getattr(record, name)
         if value is None:
             continue
         if kind_from is not None:
-            yield (getattr(record, kind_from), value), acting or acts
+            yield name, (getattr(record, kind_from), value), acting or acts
         elif kind is not None:
             for entity_id in value if isinstance(value, tuple) else (value,):
-                yield (kind, entity_id), acting or acts
+                yield name, (kind, entity_id), acting or acts
         elif nested:
             for item in value if isinstance(value, tuple) else (value,):
                 if dataclasses.is_dataclass(item):  # not a marker such as "unchanged"

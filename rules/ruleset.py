@@ -22,10 +22,9 @@ S = TypeVar("S")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Outcome(Generic[E]):
     """What `decide` returns for an applied command: its result record (spec §3's Outcome, written with
-    `rules.codec.encode`), a summary and the events."""
+    `rules.codec.encode`) and the events; the API renders the summary from the result (service/messages)."""
 
     result: object
-    summary: str
     events: tuple[E, ...] = ()
 
 

@@ -69,6 +69,15 @@ class OutcomeSchema(ViewSchema):
             ],
         },
     )
+    detail = fields.Dict(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "when rejected, what caused it: the field and id, the phase and the allowed ones, "
+            'the die (`{"field": "stand_id", "id": "ghost"}`, `{"slot": "damage", "faces": 8, "value": 9}`); '
+            "null when applied or when the rules name nothing more"
+        },
+    )
     result = fields.Dict(
         allow_none=True,
         required=True,
@@ -82,7 +91,10 @@ class OutcomeSchema(ViewSchema):
         },
     )
     rolls = fields.List(fields.Nested(RollSchema), required=True)
-    summary = fields.String(required=True)
+    summary = fields.String(
+        required=True,
+        metadata={"description": "one line in the answer's Content-Language (Accept-Language: en, fr)"},
+    )
     changes = fields.List(fields.Dict(), required=True)
     hash = fields.String(required=True, metadata=HASH)
 

@@ -75,4 +75,6 @@ def create_app(
 def _redis_store(config: ServiceConfig) -> EventStore:
     from eventstore.redis_store import RedisEventStore  # only when no store is handed in
 
-    return RedisEventStore(connect(config.redis_url, socket_timeout=STORE_TIMEOUT_S))
+    # a cluster client reads the slot map here, so a cluster store must answer when a process starts
+    client = connect(config.redis_url, cluster=config.store.cluster, socket_timeout=STORE_TIMEOUT_S)
+    return RedisEventStore(client)

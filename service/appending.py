@@ -3,6 +3,7 @@ judged on the state at the very head the entry is appended after."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from eventstore.protocol import AppendContention, Appended, Head, NewEntry, TokenRefused, VersionConflict
@@ -15,6 +16,7 @@ from service.etags import matches_head
 from service.ownership import permit
 from service.readside import battle_at
 from service.tokens import SIDE
+from telemetry.metrics import APPEND_SECONDS
 
 SCHEMA_VERSION = 1
 STALE = -1  # an expected version no head has: the store answers a 412 unless the key replays
@@ -67,6 +69,7 @@ def _append(deps: Services, job: Append, expected: int | None) -> Appended:
         dice=job.command.dice,
     )
     # marking the battle pending and re-checking the token ride on the append's round trip
+    started = time.perf_counter()
     try:
         return deps.store.append(
             job.battle_id,
@@ -82,6 +85,8 @@ def _append(deps: Services, job: Append, expected: int | None) -> Appended:
         if job.principal.digest is not None:
             deps.tokens.drop(job.battle_id, job.principal.digest)
         raise auth.unauthorized("This token was revoked.", job.principal.token_id) from None
+    finally:
+        APPEND_SECONDS.labels(job.ruleset).observe(time.perf_counter() - started)
 
 
 def _expected_version(head: Head | None, job: Append) -> int | None:

@@ -39,7 +39,7 @@ def check_dice(
     if fresh is None:
         return {"ok": True, "verifiable": False, "commitment_ok": None, "checked_rolls": 0, "mismatches": []}
     revealed = _stored_reveal(store, battle_id, fresh.version) or fresh
-    seed = _seed(revealed.server_seed)
+    seed = parse_seed(revealed.server_seed)
     committed = str(created.data.get("dice_commitment") or "")
     commitment_ok = seed is not None and commitment(seed) == committed
     checked, mismatches = 0, list[dict[str, Any]]()
@@ -63,7 +63,7 @@ def _check_rolls(
         stream = [roll for roll in json.loads(text).get("rolls") or [] if roll.get("source") == "stream"]
         for n, roll in enumerate(stream):  # the n-th stream die of a version is the n-th drawn
             checked += 1
-            expected = _expected(key, version, n, roll.get("die"))
+            expected = expected_roll(key, version, n, roll.get("die"))
             if roll.get("value") != expected and len(mismatches) < MAX_LISTED:
                 mismatches.append(
                     {"version": version, "slot": str(roll.get("slot")), "n": n, "die": str(roll.get("die")),
@@ -72,7 +72,7 @@ def _check_rolls(
     return checked, mismatches
 
 
-def _expected(key: bytes, version: int, n: int, die: Any) -> int | None:
+def expected_roll(key: bytes, version: int, n: int, die: Any) -> int | None:
     """None when the stored die is no `d<faces>` at all: a mismatch however the value reads."""
     faces = str(die).removeprefix("d")
     if not str(die).startswith("d") or not faces.isdigit() or int(faces) < 1:
@@ -85,7 +85,7 @@ def _stored_reveal(store: EventStore, battle_id: str, version: int) -> Revealed 
     return Revealed.of(version, json.loads(text).get("result")) if text else None
 
 
-def _seed(hex_seed: str) -> bytes | None:
+def parse_seed(hex_seed: str) -> bytes | None:
     try:
         return bytes.fromhex(hex_seed) if hex_seed else None
     except ValueError:

@@ -15,6 +15,7 @@ from service import gunicorn_conf
 Number = TypeVar("Number", int, float)
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 NO_RATE_LIMIT = "off"
+METRICS_ON, METRICS_OFF, METRICS_TOKEN = "on", "off", "token:"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -22,6 +23,7 @@ class ServiceConfig:
     store: StoreConfig = field(default_factory=StoreConfig)  # REDIS_URL, QUEUE_REDIS_URL
     api_key: str | None = None  # SIEGE_API_KEY: the service key that may create battles; None: anyone may
     max_body_bytes: int = 64 * 1024  # SIEGE_MAX_BODY_BYTES
+    import_max_bytes: int = 256 * 1024 * 1024  # SIEGE_IMPORT_MAX_BYTES: `POST /battles/import` bodies
     max_wait_s: float = 10.0  # SIEGE_MAX_WAIT_S: cap on `Prefer: wait=N`
     max_waiters: int = gunicorn_conf.threads - 2  # SIEGE_MAX_WAITERS: waits held at once per process
     page_default: int = 100  # SIEGE_PAGE_DEFAULT: `GET .../events` without `limit`
@@ -32,6 +34,7 @@ class ServiceConfig:
     rate_limit_storage: str | None = None  # SIEGE_RATE_LIMIT_STORAGE: a limits storage URI; None: the queue
     cors_origins: tuple[str, ...] = ("*",)  # SIEGE_CORS_ORIGINS: browser origins allowed; () for none
     audit_max_entries: int = 100_000  # SIEGE_AUDIT_MAX_ENTRIES: versions one `GET .../audit` checks at most
+    metrics: str = METRICS_ON  # SIEGE_METRICS: `GET /metrics` is `on` (public), `off`, or `token:<secret>`
 
     @property
     def redis_url(self) -> str:
@@ -59,6 +62,7 @@ class ServiceConfig:
             store=StoreConfig.from_env(env),
             api_key=env.get("SIEGE_API_KEY") or None,
             max_body_bytes=_read(env, "SIEGE_MAX_BODY_BYTES", int, base.max_body_bytes, minimum=1),
+            import_max_bytes=_read(env, "SIEGE_IMPORT_MAX_BYTES", int, base.import_max_bytes, minimum=1),
             max_wait_s=_read(env, "SIEGE_MAX_WAIT_S", float, base.max_wait_s, minimum=0),
             max_waiters=_read(env, "SIEGE_MAX_WAITERS", int, base.max_waiters, minimum=0),
             page_default=_read(env, "SIEGE_PAGE_DEFAULT", int, base.page_default, minimum=1),
@@ -69,6 +73,7 @@ class ServiceConfig:
             rate_limit_storage=env.get("SIEGE_RATE_LIMIT_STORAGE") or None,
             cors_origins=_origins(env.get("SIEGE_CORS_ORIGINS"), base.cors_origins),
             audit_max_entries=_read(env, "SIEGE_AUDIT_MAX_ENTRIES", int, base.audit_max_entries, minimum=1),
+            metrics=_metrics(env.get("SIEGE_METRICS") or base.metrics),
         )
 
 
@@ -82,6 +87,15 @@ def _rate_limit(value: str) -> str:
                 f"SIEGE_RATE_LIMIT must read like `1200 per minute` or `off`, got {value!r}"
             ) from None
     return value
+
+
+def _metrics(value: str) -> str:
+    word = value.strip()
+    if word.lower() in (METRICS_ON, METRICS_OFF):
+        return word.lower()
+    if word.startswith(METRICS_TOKEN) and len(word) > len(METRICS_TOKEN):
+        return word
+    raise ValueError(f"SIEGE_METRICS must be `on`, `off` or `token:<secret>`, got {value!r}")
 
 
 def _origins(raw: str | None, fallback: tuple[str, ...]) -> tuple[str, ...]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from eventstore.protocol import BattleExists, NewEntry, TokenRecord
 from rules.codec import JSON
@@ -18,6 +19,7 @@ from service.tokens import GM, mint
 
 SEED_BYTES = 32  # a 256-bit server seed (DESIGN §3.4)
 ID_ATTEMPTS = 3
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -68,10 +70,17 @@ def create_battle(deps: Services, body: dict[str, Any]) -> Created:
 
 def _write(deps: Services, entry: NewEntry, server_seed: str, gm: TokenRecord) -> tuple[str, int]:
     """The battle and its GM token land together: no battle is ever left without a way in."""
+    return with_fresh_id(
+        lambda battle_id: deps.store.create_battle(battle_id, entry, server_seed, token=gm).version
+    )
+
+
+def with_fresh_id(write: Callable[[str], T]) -> tuple[str, T]:
+    """Write a new battle under a fresh random id; BattleExists only when the random source is broken."""
     for attempt in range(ID_ATTEMPTS):
         battle_id = secrets.token_hex(12)
         try:
-            return battle_id, deps.store.create_battle(battle_id, entry, server_seed, token=gm).version
+            return battle_id, write(battle_id)
         except BattleExists:  # 96 random bits: only a broken random source gets here twice
             if attempt == ID_ATTEMPTS - 1:
                 raise

@@ -8,19 +8,32 @@ from typing import Any
 
 from eventstore.protocol import EventStore, StoredEntry
 from service.etags import etag
+from service.messages import DEFAULT, summarized
 
 
-def event_view(entry: StoredEntry, outcome: str | None) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Telling:
+    """How outcomes are told in one answer: the battle's ruleset and the request's language."""
+
+    ruleset: str
+    language: str
+
+
+def event_view(entry: StoredEntry, outcome: str | None, telling: Telling) -> dict[str, Any]:
     view = asdict(entry)
-    view["outcome"] = json.loads(outcome) if outcome is not None else None
+    view["outcome"] = (
+        None
+        if outcome is None
+        else summarized(telling.ruleset, json.loads(outcome), entry.data, telling.language)
+    )
     return view
 
 
-def one_event(store: EventStore, battle_id: str, version: int) -> dict[str, Any] | None:
+def one_event(store: EventStore, battle_id: str, version: int, telling: Telling) -> dict[str, Any] | None:
     if not 1 <= version <= store.head(battle_id).version:
         return None
     entry = store.entry(battle_id, version)
-    return None if entry is None else event_view(entry, store.outcome(battle_id, version))
+    return None if entry is None else event_view(entry, store.outcome(battle_id, version), telling)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -30,21 +43,26 @@ class Page:
     etag: str
 
 
-def event_etag(event: dict[str, Any]) -> str:
+def event_etag(event: dict[str, Any], language: str) -> str:
     """The entry's chain hash, qualified while its outcome is pending."""
-    return etag(event["hash"], "pending" if event["outcome"] is None else None)
+    return in_language(etag(event["hash"], "pending" if event["outcome"] is None else None), language)
 
 
-def page_of(store: EventStore, battle_id: str, after: int, limit: int) -> Page:
+def in_language(tag: str, language: str) -> str:
+    """A summary in another language is another representation: its tag says the language (`"…/fr"`)."""
+    return tag if language == DEFAULT else f'{tag[:-1]}/{language}"'
+
+
+def page_of(store: EventStore, battle_id: str, after: int, limit: int, telling: Telling) -> Page:
     """Entries after `after` (at most `limit`), whether more follow them, and the page's tag: the last
     entry's chain hash (the head's for an empty page), qualified by how many outcomes are pending."""
     head = store.head(battle_id)
     if after >= head.version:  # also keeps absurd versions away from Redis stream ids
-        return Page(events=[], more=False, etag=etag(head.hash))
+        return Page(events=[], more=False, etag=in_language(etag(head.hash), telling.language))
     entries = store.read(battle_id, after=after, limit=limit)
     outcomes = dict(store.outcomes(battle_id, after=after, limit=limit))
-    events = [event_view(e, outcomes.get(e.version)) for e in entries]
+    events = [event_view(e, outcomes.get(e.version), telling) for e in entries]
     pending = sum(1 for event in events if event["outcome"] is None)
     last = events[-1]["hash"] if events else head.hash
-    tag = etag(last, f"pending{pending}" if pending else None)
+    tag = in_language(etag(last, f"pending{pending}" if pending else None), telling.language)
     return Page(events=events, more=bool(entries) and entries[-1].version < head.version, etag=tag)

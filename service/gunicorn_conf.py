@@ -9,6 +9,8 @@ Flags on the command line or in GUNICORN_CMD_ARGS override these."""
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from typing import Any
 
 from gunicorn.glogging import Logger  # type: ignore[import-untyped]
@@ -35,7 +37,7 @@ logger_class = AppWritesAccessLines
 logconfig_dict = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"json": {"()": "service.logs.JsonFormatter"}},
+    "formatters": {"json": {"()": "telemetry.logs.JsonFormatter"}},
     "handlers": {
         "stderr": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
     },
@@ -44,3 +46,37 @@ logconfig_dict = {
         "gunicorn.error": {"level": "INFO", "handlers": [], "propagate": True},
     },
 }
+
+
+# Prometheus multiprocess mode (telemetry/exposition.py): the master names the samples directory before it
+# forks a worker, so every worker imports prometheus_client with it set; a directory we made, we remove.
+_made_metrics_dir: list[str] = []
+
+
+def on_starting(server: Any) -> None:
+    """A fresh samples directory unless one was handed in (the launcher shares its own with the workers)."""
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        made = tempfile.mkdtemp(prefix="siege-metrics-")
+        _made_metrics_dir.append(made)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = made
+
+
+def when_ready(server: Any) -> None:
+    """SIEGE_METRICS_BIND=host:port: the same metrics on a listener of the master's, apart from the API."""
+    bind = os.environ.get("SIEGE_METRICS_BIND")
+    if bind:
+        from service.metrics import queue_depth_from_env
+        from telemetry.exposition import serve
+
+        serve(bind, [queue_depth_from_env()])
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    from telemetry.exposition import process_dead
+
+    process_dead(worker.pid)
+
+
+def on_exit(server: Any) -> None:
+    for made in _made_metrics_dir:
+        shutil.rmtree(made, ignore_errors=True)

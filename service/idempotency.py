@@ -23,7 +23,7 @@ from service.problems import validation_problem
 HEADER = "Idempotency-Key"
 MAX_KEY = 255
 LEASE_MARGIN_S = 10.0  # beyond the longest wait: appending and answering take a moment too
-KEPT_HEADERS = ("Location", "Preference-Applied")
+KEPT_HEADERS = ("Location", "Preference-Applied", "Content-Language", "Vary")  # a replay is the original
 log = logging.getLogger(__name__)
 
 

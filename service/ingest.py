@@ -3,6 +3,7 @@ await its outcome; a keyed command keeps its response for replays."""
 
 from __future__ import annotations
 
+import json
 import logging
 
 from flask import Response, request
@@ -14,6 +15,7 @@ from service import auth, idempotency
 from service.appending import Append, append
 from service.deps import Services
 from service.httpio import json_response, prefer_wait, read_json
+from service.messages import language, localized, summarized
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +38,14 @@ def submit(deps: Services, battle_id: str) -> Response:
         return idempotency.replay(battle_id, appended)
     if appended.enqueue:
         deps.scheduler.enqueue()
-    response = _answer(deps, battle_id, appended)
+    response = _answer(deps, job, appended)
     if key:
         idempotency.remember(deps, battle_id, key, appended.version, response)
     return response
 
 
-def _answer(deps: Services, battle_id: str, appended: Appended) -> Response:
+def _answer(deps: Services, job: Append, appended: Appended) -> Response:
+    battle_id = job.battle_id
     location = f"/battles/{battle_id}/events/{appended.version}"
     wait_s = prefer_wait(deps.config.max_wait_s)
     # a preference, not an order (RFC 7240): past SIEGE_MAX_WAITERS waits the answer is the 202 at once
@@ -52,9 +55,10 @@ def _answer(deps: Services, battle_id: str, appended: Appended) -> Response:
         finally:
             deps.waiters.release()
         if outcome is not None:
-            return json_response(
-                outcome, 200, {"Location": location, "Preference-Applied": f"wait={wait_s:g}"}
-            )
+            lang = language()
+            told = summarized(job.ruleset, json.loads(outcome), job.command.data, lang)
+            headers = {"Location": location, "Preference-Applied": f"wait={wait_s:g}"}
+            return localized(json_response(told, 200, headers), lang)
     accepted = {"version": appended.version, "hash": appended.hash, "status": "accepted"}
     return json_response(accepted, 202, {"Location": location})
 

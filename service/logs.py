@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import secrets
@@ -11,43 +10,12 @@ from contextvars import ContextVar, Token
 
 from flask import Flask, Response, request
 
+from telemetry.logs import request_id  # the formatter (telemetry/logs.py) writes it on every line
+
 HEADER = "X-Request-ID"
 SANE_ID = re.compile(r"[\w.:/+=@-]{1,128}", re.ASCII)  # what tracing headers carry: no spaces, no controls
 ACCESS = logging.getLogger("siege.access")
-request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 _serving: ContextVar[tuple[Token[str | None], float] | None] = ContextVar("serving", default=None)
-
-
-class JsonFormatter(logging.Formatter):
-    """`{"ts", "level", "logger", "message", "request_id"?, "http"?, "exc"?}`, one line per record."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        line: dict[str, object] = {
-            "ts": self._timestamp(record),
-            "level": record.levelname,
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        current = request_id.get()
-        if current is not None:
-            line["request_id"] = current
-        http = getattr(record, "http", None)
-        if http is not None:
-            line["http"] = http
-        if record.exc_info:
-            line["exc"] = self.formatException(record.exc_info)
-        return json.dumps(line, separators=(",", ":"), default=str)
-
-    _second: tuple[int, str] = (0, "")
-
-    def _timestamp(self, record: logging.LogRecord) -> str:
-        """UTC ISO 8601 to the millisecond; the part up to the second is built once a second."""
-        second, prefix = self._second
-        if int(record.created) != second:
-            second = int(record.created)
-            prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
-            self._second = (second, prefix)  # one tuple, swapped whole: threads never see half of it
-        return f"{prefix}.{int(record.msecs):03d}Z"
 
 
 def install(app: Flask) -> None:

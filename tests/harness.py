@@ -10,6 +10,7 @@ from eventstore.canonical import canonical_json
 from rules.dice import commitment
 from rules.fold import BATTLE_CREATED, Battle, Entry, Seeds, encode_battle, step
 from rules.registry import get_ruleset
+from service.messages import LANGUAGES, summary
 
 TEST_SEED = bytes(range(32))
 
@@ -41,6 +42,7 @@ class RulesTable:
             dice={},
         )
         self.battle: Battle[Any]
+        self.ruleset = ruleset
         self.battle, self.created = step(None, created, self.seeds)
         self.outcomes: list[dict[str, Any]] = [self.created]
 
@@ -53,6 +55,8 @@ class RulesTable:
         self.outcomes.append(outcome)
         # outcomes cross the wire as JSON: make sure they survive the trip unchanged
         assert canonical_json(outcome) is not None
+        for language in LANGUAGES:  # every outcome any test makes can be told in every language
+            summary(self.ruleset, outcome, body, language, strict=True)
         return outcome
 
     def state(self) -> dict[str, Any]:

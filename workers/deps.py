@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from functools import cache
 
 from rq import Queue
@@ -10,6 +11,17 @@ from eventstore.config import StoreConfig, connect
 from eventstore.protocol import EventStore
 from eventstore.redis_store import RedisEventStore
 from workers.queue import enqueue_projection, projection_queue
+
+
+def configured() -> bool:
+    """At a process's start: False, having said why, when the store settings cannot work (so it exits
+    at once with the reason instead of failing its first job)."""
+    try:
+        config()
+    except (ValueError, RuntimeError) as error:
+        print(f"siege: cannot start: {error}", file=sys.stderr, flush=True)
+        return False
+    return True
 
 
 @cache
@@ -23,11 +35,12 @@ def config() -> StoreConfig:
 # cached: a SimpleWorker runs thousands of jobs in one process and should reuse one connection pool
 @cache
 def store() -> EventStore:
-    return RedisEventStore(connect(str(config().redis_url)))
+    return RedisEventStore(config().connect_store())  # a cluster client when SIEGE_STORE_CLUSTER=1
 
 
 @cache
 def queue() -> Queue:
+    # always a plain client: RQ cannot run on a cluster (StoreConfig refuses a cluster without its own queue)
     return projection_queue(connect(str(config().queue_redis_url or config().redis_url)))
 
 

@@ -1,24 +1,59 @@
 """Every RQ entry point, enqueued by the dotted paths eventstore/queues.py names: each one builds its
-dependencies from the environment and hands over to the module that does the work."""
+dependencies from the environment, hands over to the module that does the work, and reports the run as
+one JSON log line and in the job-duration histogram."""
 
 from __future__ import annotations
 
+import logging
+import time
+from collections.abc import Callable
 from dataclasses import asdict
+from typing import Any
 
+from rq import get_current_job
+
+from telemetry.metrics import JOB_SECONDS
 from workers import deps
 from workers.drain import drain_pending
 from workers.replay import Mode, rebuild, verify
 
+log = logging.getLogger("siege.job")
+
 
 def project_pending() -> dict[str, object]:
     """Drain every pending battle (see workers.drain)."""
-    return asdict(drain_pending(deps.store(), requeue=deps.requeue_projection))
+    return _reported(
+        "project_pending", lambda: asdict(drain_pending(deps.store(), requeue=deps.requeue_projection))
+    )
 
 
 def replay_battle(battle_id: str, mode: Mode = "rebuild") -> dict[str, object]:
     """Behind `POST /battles/{id}/replays`: rebuild the derived keys, or verify them (see workers.replay)."""
-    if mode == "verify":
-        return asdict(verify(deps.store(), battle_id))
-    if mode == "rebuild":
-        return asdict(rebuild(deps.store(), battle_id))
-    raise ValueError(f"unknown replay mode {mode!r}")
+    if mode not in ("verify", "rebuild"):
+        raise ValueError(f"unknown replay mode {mode!r}")
+    replay = verify if mode == "verify" else rebuild
+    return _reported(f"replay_{mode}", lambda: asdict(replay(deps.store(), battle_id)), battle=battle_id)
+
+
+def _reported(name: str, run: Callable[[], dict[str, Any]], **about: object) -> dict[str, object]:
+    """`{"job": {"id", "name", "outcome", "ms", ...the run's counts}}` on one line, whatever happens."""
+    started = time.perf_counter()
+    outcome, result = "failed", {}
+    try:
+        result = run()
+        outcome = "ok"
+        return result
+    finally:
+        took_s = time.perf_counter() - started
+        JOB_SECONDS.labels(name, outcome).observe(took_s)
+        current = get_current_job()
+        job = {"id": current.id if current else None, "name": name, "outcome": outcome,
+               "ms": round(took_s * 1000, 1), **about, **_counts(result)}  # fmt: skip
+        log.log(
+            logging.INFO if outcome == "ok" else logging.ERROR, "%s %s", name, outcome, extra={"job": job}
+        )
+
+
+def _counts(result: dict[str, Any]) -> dict[str, Any]:
+    """The scalar parts of a job's result (battles, entries, ok, ...): a log line, not a report."""
+    return {key: value for key, value in result.items() if isinstance(value, int | float | bool | str)}

@@ -13,6 +13,7 @@ from eventstore.protocol import EventStore, Projection
 from rules.codec import JSON
 from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, fold_history
+from workers.measure import FoldTally
 
 BATCH = 500  # entries folded between two atomic writes of state + outcomes
 WRITE_EVERY_S = 0.2  # ... or fewer, when folding them takes longer: a fold renews its lock at every write
@@ -50,20 +51,25 @@ def project_battle(
     last: Battle[Any] | None = None
     outcomes: list[tuple[int, str]] = []
     snapshots: list[Projection] = []
-    for battle, outcome in fold_log(store, battle_id, saved):
+    tally = FoldTally()
+    entries = tally.watch(history(store, battle_id, after=start))
+    for battle, outcome in fold_history(saved, entries, lambda: seeds_of(store, battle_id)):
         last = battle
+        tally.folded(battle.ruleset, outcome)
         outcomes.append((battle.version, canonical_json(outcome)))
         if battle.version % snapshot_every == 0:
             snapshots.append(Projection(version=battle.version, state=canonical_json(encode_battle(battle))))
         if len(outcomes) >= BATCH or time.monotonic() >= write_by:
             if not _save(store, battle_id, battle, outcomes, snapshots):
                 break  # another folder got there first: its writes stand, ours would repeat them
+            tally.written()
             written, outcomes, snapshots = battle.version, [], []
             write_by = time.monotonic() + WRITE_EVERY_S
             if keep_alive is not None:
                 keep_alive()
     else:
         if last is not None and outcomes and _save(store, battle_id, last, outcomes, snapshots):
+            tally.written()
             written = last.version
     return Folded(battle_id=battle_id, from_version=start, to_version=written)
 

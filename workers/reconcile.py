@@ -12,6 +12,7 @@ from redis.exceptions import RedisError
 from rq import Queue
 
 from eventstore.protocol import EventStore, UnknownBattle
+from telemetry.logs import log_json
 from workers import deps
 from workers.queue import enqueue_projection
 from workers.retry import Backoff
@@ -68,20 +69,23 @@ def run_forever(every_s: float, stop: threading.Event) -> None:
         stop.wait(wait_s)
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m workers.reconcile", description=__doc__)
     parser.add_argument("--every", type=float, default=1.0, help="seconds between passes (default 1)")
     parser.add_argument("--once", action="store_true", help="one pass, print it, exit")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    log_json()
+    if not deps.configured():
+        return 2
     if args.once:
         print(asdict(reconcile(deps.store(), deps.queue())), flush=True)
-        return
+        return 0
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     run_forever(args.every, stop)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

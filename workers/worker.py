@@ -7,6 +7,7 @@ backoff, until Redis answers again; SIGTERM or Ctrl-C still stop it (RQ's warm s
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import signal
 import threading
@@ -18,6 +19,9 @@ from rq.worker import SimpleWorker
 
 from eventstore.config import connect
 from eventstore.queues import SERIALIZER
+from telemetry.exposition import serve as serve_metrics
+from telemetry.logs import log_json
+from workers import deps
 from workers.retry import Backoff
 
 STEADY_S = 60.0  # a worker that ran this long before losing Redis starts the backoff over
@@ -74,8 +78,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("queues", nargs="+", help="queue names, in the order they are taken")
     parser.add_argument("--url", required=True, help="the queue Redis")
     parser.add_argument("--worker-ttl", type=int, default=60, help="RQ heartbeat TTL in seconds")
+    parser.add_argument(
+        "--metrics-bind",
+        metavar="HOST:PORT",
+        help="serve this worker's Prometheus metrics there (a worker the API's /metrics does not see)",
+    )
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    log_json()
+    if not deps.configured():
+        return 2
+    if args.metrics_bind:
+        importlib.import_module("telemetry.metrics")  # declared now: a scrape lists them before the first job
+        serve_metrics(args.metrics_bind)
     stop = threading.Event()
     _stop_on_signals(stop)
     return serve(args.queues, args.url, args.worker_ttl, stop)

@@ -44,7 +44,7 @@ def decode_state(data: JSON) -> EpicState:
 
 RULESET: Ruleset[Command, Event, EpicState] = Ruleset(
     name="epic",
-    rules_version="epic-1",
+    rules_version="epic-2",
     title="Epic fortress siege (Space Marine 2 / Titan Legions)",
     commands=COMMANDS,
     slots=SLOTS,

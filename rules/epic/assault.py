@@ -51,7 +51,7 @@ def _automatic(state: EpicState, attacker: Stand, target: Section, pending: Pend
         raise Rejected("section_full")
     events = _made(attacker, target, "automatic", "automatic") + _foothold(attacker, target)
     result = assault_result("automatic", pending.approach, "automatic", (), On(section_id=target.id))
-    return Outcome(result=result, summary=f"{attacker.id} climbs onto {target.id} unopposed", events=events)
+    return Outcome(result=result, events=events)
 
 
 def _undefended_climb(
@@ -69,7 +69,7 @@ def _undefended_climb(
     result = assault_result(
         "undefended_climb", pending.approach, verdict, (), where, attacker=roll, target=goal
     )
-    return Outcome(result=result, summary=f"{attacker.id} climbs {target.id}: {verdict}", events=events)
+    return Outcome(result=result, events=events)
 
 
 def _fight(
@@ -100,9 +100,7 @@ def _fight(
     result = assault_result(
         "fight", pending.approach, verdict, lost, where, attacker=attack, defender=defence
     )
-    score = f"{attack.total} vs {defence.total}"
-    summary = f"{attacker.id} against {defender.id} on {target.id}: {verdict} ({score})"
-    return Outcome(result=result, summary=summary, events=events)
+    return Outcome(result=result, events=events)
 
 
 def _chosen_defender(enemies: list[Stand], defender_id: str | None) -> Stand:

@@ -62,8 +62,7 @@ def barrage(command: Barrage, state: EpicState, dice: Dice) -> Outcome[Event]:
         sections=tuple(section_rows),
         destroyed_stands=tuple(destroyed),
     )
-    summary = f"barrage {command.weapon_id}: {len(destroyed)} stand(s) destroyed"
-    return Outcome(result=result, summary=summary, events=tuple(events))
+    return Outcome(result=result, events=tuple(events))
 
 
 def _require_firers(command: Barrage, state: EpicState, firers: list[Stand]) -> None:

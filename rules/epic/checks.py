@@ -11,18 +11,21 @@ from rules.epic.refs import known
 from rules.epic.state import EpicState
 from rules.epic.tables import DICE_SLOTS
 from rules.errors import Rejected
-from rules.references import actors, new_ids, references
+from rules.references import actors, named_references, new_ids
 
 
 def check_first(command: Command, state: EpicState, dice: Dice) -> None:
-    if not all(known(state, kind, entity_id) for kind, entity_id in references(command)):
-        raise Rejected("unknown_entity")
-    if any(exists(state, entity_id) for entity_id in new_ids(command)):
-        raise Rejected("duplicate_id")
+    for name, (kind, entity_id) in named_references(command):
+        if not known(state, kind, entity_id):
+            raise Rejected("unknown_entity", field=name, id=entity_id, kind=kind)
+    for entity_id in new_ids(command):
+        if exists(state, entity_id):
+            raise Rejected("duplicate_id", id=entity_id)
     dice.check_ranges(DICE_SLOTS)
     phases = spec_of(type(command)).phases
     if phases is not None and state.phase not in phases:
-        raise Rejected("wrong_phase")
-    stands = (find_stand(state, entity_id) for kind, entity_id in actors(command) if kind == "stand")
-    if any(stand.destroyed for stand in stands if stand):
-        raise Rejected("stand_destroyed")
+        raise Rejected("wrong_phase", phase=state.phase, allowed=list(phases))
+    for kind, entity_id in actors(command):
+        stand = find_stand(state, entity_id) if kind == "stand" else None
+        if stand is not None and stand.destroyed:
+            raise Rejected("stand_destroyed", id=entity_id)

@@ -86,8 +86,7 @@ def _foothold(
         location=On(section_id=target.id),
     )
     events: tuple[Event, ...] = (FootholdTaken(stand_id=climber.id, section_id=target.id),)
-    summary = f"{climber.id} takes a foothold on {target.id} ({reason})"
-    return Outcome(result=result, summary=summary, events=events + mover_events(state, climber.order))
+    return Outcome(result=result, events=events + mover_events(state, climber.order))
 
 
 def _declare(
@@ -112,9 +111,7 @@ def _declare(
     declared = ClimbDeclared(
         stand_id=climber.id, section_id=target.id, approach=approach, movement_left_cm=left
     )
-    return Outcome(
-        result=result, summary=f"{climber.id} will have to fight for {target.id}", events=(declared,)
-    )
+    return Outcome(result=result, events=(declared,))
 
 
 def _transport(state: EpicState, passenger: Stand) -> Stand:

@@ -46,8 +46,7 @@ def operate_gate(command: OperateGate, state: EpicState, dice: Dice) -> Outcome[
         performed=not jammed,
         door=door,
     )
-    summary = f"gate {gate.id}: {command.action} " + ("jammed" if jammed else "done")
-    return Outcome(result=result, summary=summary, events=(event, *mover_events(state, gate.order)))
+    return Outcome(result=result, events=(event, *mover_events(state, gate.order)))
 
 
 def repair(command: Repair, state: EpicState, dice: Dice) -> Outcome[Event]:
@@ -59,10 +58,7 @@ def repair(command: Repair, state: EpicState, dice: Dice) -> Outcome[Event]:
     value = dice.one("repair", 6)
     repaired = value >= REPAIR_NEEDED
     result = RepairTried(gate_id=gate.id, repair=value, repaired=repaired, jammed=not repaired)
-    summary = f"gate {gate.id} " + ("repaired" if repaired else "still jammed")
-    return Outcome(
-        result=result, summary=summary, events=(GateRepairTried(gate_id=gate.id, repaired=repaired),)
-    )
+    return Outcome(result=result, events=(GateRepairTried(gate_id=gate.id, repaired=repaired),))
 
 
 def auto_close(state: EpicState, dice: Dice) -> tuple[tuple[ClosedGate, ...], tuple[Event, ...]]:

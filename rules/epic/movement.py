@@ -39,8 +39,7 @@ def move(command: Move, state: EpicState) -> Outcome[Event]:
         passengers_moved=tuple(carried),
     )
     moved = StandMoved(stand_id=mover.id, to=command.to, movement_left_cm=left)
-    summary = f"{mover.id} moves {command.distance_cm} cm to {command.to.kind}"
-    return Outcome(result=result, summary=summary, events=(moved, *mover_events(state, mover.order)))
+    return Outcome(result=result, events=(moved, *mover_events(state, mover.order)))
 
 
 def _passage(state: EpicState, mover: Stand, to: Location, via: str | None) -> str | None:

@@ -26,6 +26,5 @@ def give_order(command: GiveOrder, state: EpicState) -> Outcome[Event]:
             raise Rejected("section_destroyed")
     return Outcome(
         result=Ordered(target=target, order=command.order),
-        summary=f"{target} ordered to {command.order}",
         events=(OrderGiven(target=target, order=command.order),),
     )

@@ -37,7 +37,6 @@ def advance_phase(command: AdvancePhase, state: EpicState, dice: Dice) -> Outcom
         events = (TurnStarted(turn=turn),)
     return Outcome(
         result=result,
-        summary=f"turn {turn}: {before} → {after}",
         events=(*events, PhaseAdvanced(turn=turn, phase=after)),
     )
 

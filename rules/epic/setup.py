@@ -31,7 +31,6 @@ def add_fortification(command: AddFortification, state: EpicState) -> Outcome[Ev
     )
     return Outcome(
         result=FortificationPlaced(section=section_view(section)),
-        summary=f"{section.kind} {section.id} added",
         events=(FortificationAdded(section=section),),
     )
 
@@ -72,6 +71,5 @@ def add_stand(command: AddStand, state: EpicState) -> Outcome[Event]:
     )
     return Outcome(
         result=StandPlaced(stand=stand),
-        summary=f"{stand.side} {stand.stand_type} {stand.id} added",
         events=(StandAdded(stand=stand),),
     )

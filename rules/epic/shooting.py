@@ -58,8 +58,7 @@ def _at_section(
             section_destroyed=save.destroyed,
             destroyed_stands=save.destroyed_stands,
         )
-    summary = f"{shooter.id} fires at {target.id}: " + ("hit" if hit else "miss")
-    return Outcome(result=result, summary=summary, events=events)
+    return Outcome(result=result, events=events)
 
 
 def _at_stand(command: Fire, stand_id: str, state: EpicState, shooter: Stand, dice: Dice) -> Outcome[Event]:
@@ -83,7 +82,4 @@ def _at_stand(command: Fire, stand_id: str, state: EpicState, shooter: Stand, di
         stand_destroyed=destroyed,
         destroyed_stands=(target.id,) if destroyed else (),
     )
-    summary = f"{shooter.id} fires at {target.id}: " + (
-        "destroyed" if destroyed else "hit" if hit else "miss"
-    )
-    return Outcome(result=result, summary=summary, events=events)
+    return Outcome(result=result, events=events)

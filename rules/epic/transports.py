@@ -29,7 +29,7 @@ def embark(command: Embark, state: EpicState) -> Outcome[Event]:
     aboard = Embarked(transport_id=transport.id)
     result = Boarding(stand_id=rider.id, transport_id=transport.id, location=aboard)
     events = (StandEmbarked(stand_id=rider.id, transport_id=transport.id), *mover_events(state, rider.order))
-    return Outcome(result=result, summary=f"{rider.id} embarks in {transport.id}", events=events)
+    return Outcome(result=result, events=events)
 
 
 def disembark(command: Disembark, state: EpicState) -> Outcome[Event]:
@@ -41,7 +41,7 @@ def disembark(command: Disembark, state: EpicState) -> Outcome[Event]:
     location = transport.location
     result = Boarding(stand_id=rider.id, transport_id=transport.id, location=location)
     events = (StandDisembarked(stand_id=rider.id, location=location), *mover_events(state, rider.order))
-    return Outcome(result=result, summary=f"{rider.id} leaves {transport.id}", events=events)
+    return Outcome(result=result, events=events)
 
 
 def _require_free(state: EpicState, rider: Stand) -> None:

@@ -39,4 +39,4 @@ def war_engine_assault(state: EpicState, engine: Stand, target: Section, dice: D
         target=goal,
         section_destroyed=success,
     )
-    return Outcome(result=result, summary=f"{engine.id} attacks {target.id}: {verdict}", events=(made, *fall))
+    return Outcome(result=result, events=(made, *fall))

@@ -39,7 +39,7 @@ def decode_state(data: JSON) -> PfState:
 
 RULESET: Ruleset[Command, Event, PfState] = Ruleset(
     name="pathfinder",
-    rules_version="pathfinder-1",
+    rules_version="pathfinder-2",
     title="Pathfinder 1e siege engines",
     commands=COMMANDS,
     slots=SLOTS,

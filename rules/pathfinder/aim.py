@@ -52,5 +52,4 @@ def aim(command: Aim, state: PfState, dice: Dice) -> Outcome[Event]:
         reset=reset,
     )
     event = AimProgressed(engine_id=engine.id, target=command.target, aim_progress=progress, reset=reset)
-    summary = f"{engine.id} aims at {target_of(command.target)}: {progress}/{requirement}"
-    return Outcome(result=result, summary=summary, events=(*events, event))
+    return Outcome(result=result, events=(*events, event))

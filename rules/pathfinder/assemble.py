@@ -155,5 +155,4 @@ def _outcome(state: PfState, engine: Engine, attempt: Attempt) -> Outcome[Event]
         duration_rounds=attempt.rounds,
         completes_at_round=ends,
     )
-    summary = f"assembly of {engine.id}: {attempt.result}, until round {ends}"
-    return Outcome(result=result, summary=summary, events=tuple(events))
+    return Outcome(result=result, events=tuple(events))

@@ -38,9 +38,7 @@ def break_structure(command: Break, state: PfState, dice: Dice) -> Outcome[Event
         structure_after=_after(structure(after, target.id)),
         sabotage=sabotaged,
     )
-    verdict = "broken" if check.success else "holds"
-    summary = f"break {target.id}: {check.total} vs DC {target.break_dc}, {verdict}"
-    return Outcome(result=result, summary=summary, events=tuple(events))
+    return Outcome(result=result, events=tuple(events))
 
 
 def _target(command: Break, state: PfState) -> Structure:

@@ -50,8 +50,7 @@ def raise_bridge(command: RaiseBridge, state: PfState, dice: Dice) -> Outcome[Ev
     result = BridgeRaising(
         units_added=number(added), progress=number(progress), requirement=needed, raised=raised
     )
-    summary = f"{bridge.id}: {number(progress)}/{needed}" + (", raised" if raised else "")
-    return Outcome(result=result, summary=summary, events=events)
+    return Outcome(result=result, events=events)
 
 
 def _checked(command: RaiseBridge, state: PfState) -> tuple[Engine, Bridge, list[Creature]]:

@@ -17,14 +17,16 @@ from rules.pathfinder.events import ActionKind
 from rules.pathfinder.refs import known
 from rules.pathfinder.state import Creature, Engine, PfState
 from rules.pathfinder.time import can_spend, creature_busy, engine_busy
-from rules.references import new_ids, references
+from rules.references import named_references, new_ids
 
 
 def check_common(command: Command, state: PfState, dice: Dice) -> None:
-    if not all(known(state, kind, entity_id) for kind, entity_id in references(command)):
-        raise Rejected("unknown_entity")
-    if any(kind_of(state, ident) is not None for ident in new_ids(command)):
-        raise Rejected("duplicate_id")
+    for name, (kind, entity_id) in named_references(command):
+        if not known(state, kind, entity_id):
+            raise Rejected("unknown_entity", field=name, id=entity_id, kind=kind)
+    for ident in new_ids(command):
+        if kind_of(state, ident) is not None:
+            raise Rejected("duplicate_id", id=ident)
     dice.check_ranges({**DICE_SLOTS, **varying_sides(command, state)})
 
 
@@ -48,11 +50,11 @@ def varying_sides(command: Command, state: PfState) -> dict[str, int | None]:
 def actor_checks(state: PfState, actor: Creature, action: ActionKind | None, count: int = 1) -> None:
     """Not down, not busy, and (unless a free action) the action still available this round."""
     if actor.down:
-        raise Rejected("creature_down")
+        raise Rejected("creature_down", id=actor.id)
     if creature_busy(state, actor):
-        raise Rejected("creature_busy")
+        raise Rejected("creature_busy", id=actor.id)
     if action is not None and not can_spend(actor.actions, action, count):
-        raise Rejected("action_unavailable")
+        raise Rejected("action_unavailable", id=actor.id, action=action)
 
 
 def actors_check(
@@ -65,16 +67,16 @@ def actors_check(
 def engine_checks(state: PfState, engine: Engine) -> None:
     """Not destroyed, assembled, not busy, not disabled, has a crew that is not insufficient."""
     if engine.destroyed:
-        raise Rejected("engine_destroyed")
+        raise Rejected("engine_destroyed", id=engine.id)
     if not engine.assembled:
-        raise Rejected("engine_not_assembled")
+        raise Rejected("engine_not_assembled", id=engine.id)
     if engine_busy(state, engine):
-        raise Rejected("engine_busy")
+        raise Rejected("engine_busy", id=engine.id)
     if engine.disabled:
-        raise Rejected("engine_disabled")
+        raise Rejected("engine_disabled", id=engine.id)
     if crew_status(state, engine) is None:
         return  # no crew status (assault bridges, PF-CREW-03)
     if not engine.crew_ids:
-        raise Rejected("no_crew")
+        raise Rejected("no_crew", id=engine.id)
     if crew_status(state, engine) == "insufficient":
-        raise Rejected("crew_insufficient")
+        raise Rejected("crew_insufficient", id=engine.id)

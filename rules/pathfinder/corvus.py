@@ -43,7 +43,7 @@ def use_corvus(command: UseCorvus, state: PfState, dice: Dice) -> Outcome[Event]
     after = reduce(evolve, events, state)
     # PF-DISABLE-02: any use counts; §3.21 reports no sabotage field, the draw shows in `rolls`
     _, more = sabotage.after_use(after, get_engine(after, engine.id), dice)
-    return Outcome(result=_result(check, now), summary=_summary(engine, check), events=(*events, *more))
+    return Outcome(result=_result(check, now), events=(*events, *more))
 
 
 def _checked(command: UseCorvus, state: PfState) -> tuple[Engine, Creature]:
@@ -74,9 +74,3 @@ def _result(check: Check | None, now: Corvus) -> CorvusUsed:
         deployed=now.deployed,
         needs_reset=now.needs_reset,
     )
-
-
-def _summary(engine: Engine, check: Check | None) -> str:
-    if check is None:
-        return f"{engine.id} reset"
-    return f"{engine.id} " + ("dropped" if check.success else "failed to drop; needs a reset")

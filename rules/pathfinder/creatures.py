@@ -45,9 +45,7 @@ def add_creature(command: AddCreature, state: PfState, dice: Dice) -> Outcome[Ev
         raise Rejected("feat_prerequisite_missing")
     placed = replace(new, inside=checked_inside(state, command.inside, new.id))
     result = CreatureJoined(creature_id=new.id, proficient_with=tuple(proficient_with(new)))
-    return Outcome(
-        result=result, summary=f"creature {new.id} added", events=(CreatureAdded(creature=placed),)
-    )
+    return Outcome(result=result, events=(CreatureAdded(creature=placed),))
 
 
 def move_creature(command: MoveCreature, state: PfState, dice: Dice) -> Outcome[Event]:
@@ -58,7 +56,7 @@ def move_creature(command: MoveCreature, state: PfState, dice: Dice) -> Outcome[
     )
     result = CreatureWhereabouts(creature_id=moving.id, position=position, inside=inside)
     event = CreatureMoved(creature_id=moving.id, position=position, inside=inside)
-    return Outcome(result=result, summary=f"creature {moving.id} moved", events=(event,))
+    return Outcome(result=result, events=(event,))
 
 
 def checked_inside(state: PfState, inside: Inside | None, creature_id: str) -> Inside | None:

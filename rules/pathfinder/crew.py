@@ -50,5 +50,4 @@ def assign_crew(command: AssignCrew, state: PfState, dice: Dice) -> Outcome[Even
         aim_progress=crewed.aim_progress,
         aimed=aimed(after, crewed),
     )
-    summary = f"{target.id} crewed by {len(command.creature_ids)}, led by {command.leader_id}: {status}"
-    return Outcome(result=result, summary=summary, events=(event,))
+    return Outcome(result=result, events=(event,))

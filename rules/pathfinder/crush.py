@@ -43,8 +43,7 @@ def crush(command: Crush, state: PfState, dice: Dice) -> Outcome[Event]:
     after = reduce(evolve, events, state)
     sabotaged, more = sabotage.after_use(after, get_engine(after, wheel.id), dice)
     result = WheelCrushed(damage=damage, effects=effects, sabotage=sabotaged)
-    summary = f"{wheel.id} crushed {len(ids)} creature(s) for {damage.total}"
-    return Outcome(result=result, summary=summary, events=(*events, *more))
+    return Outcome(result=result, events=(*events, *more))
 
 
 def _static(wheel: Engine) -> int:

@@ -63,7 +63,7 @@ from rules.ruleset import Outcome
 
 
 def decide(command: Command, state: PfState, dice: Dice) -> Outcome[Event]:
-    """Raise `Rejected(reason)` for a refused command; otherwise the result, summary and events."""
+    """Raise `Rejected(reason)` for a refused command; otherwise the result and events."""
     check_common(command, state, dice)
     match command:
         case AdvanceRound():

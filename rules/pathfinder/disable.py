@@ -48,6 +48,4 @@ def disable(command: Disable, state: PfState, dice: Dice) -> Outcome[Event]:
         effective_at_round=ends if check.success else None,
         mode=command.mode,
     )
-    verdict = f"takes effect at round {ends}" if check.success else "fails"
-    summary = f"{rogue.id} works {rounds} rounds to {command.mode} {engine.id}: {verdict}"
-    return Outcome(result=result, summary=summary, events=tuple(events))
+    return Outcome(result=result, events=tuple(events))

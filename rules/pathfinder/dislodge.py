@@ -51,9 +51,7 @@ def dislodge_corvus(command: DislodgeCorvus, state: PfState, dice: Dice) -> Outc
         corvus_destroyed=destroyed,
         occupants=tuple(occupants),
     )
-    verdict = "destroyed" if destroyed else ("dislodged" if check.success else "holds")
-    summary = f"{command.engine_id} {verdict} ({check.total} vs DC {dc})"
-    return Outcome(result=result, summary=summary, events=tuple(events))
+    return Outcome(result=result, events=tuple(events))
 
 
 def _checked(command: DislodgeCorvus, state: PfState) -> ActionKind:

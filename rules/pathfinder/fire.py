@@ -35,7 +35,6 @@ def fire(command: Fire, state: PfState, dice: Dice) -> Outcome[Event]:
     after = reduce(evolve, more, after)
     return Outcome(
         result=report.to_result(engine_after(after, engine.id), sabotaged),
-        summary=_summary(shot, report),
         events=tuple(events),
     )
 
@@ -59,9 +58,3 @@ def engine_after(state: PfState, engine_id: str) -> EngineAfter:
         destroyed=engine.destroyed,
         successive=engine.successive,
     )
-
-
-def _summary(shot: Shot, report: Report) -> str:
-    outcome = "exploded" if report.exploded else ("hit" if report.hit else "missed")
-    total = f" for {report.damage.total}" if report.damage and report.hit else ""
-    return f"{shot.engine.id} fired ({shot.kind}): {outcome}{total}"

@@ -40,10 +40,7 @@ def operate_gate(command: OperateGate, state: PfState, dice: Dice) -> Outcome[Ev
         ),
     )
     result = GateWorked(progress=progress, requirement=needed, toggled=toggled, open=now_open)
-    summary = f"{gate.id}: {progress}/{needed}" + (
-        f", now {'open' if now_open else 'closed'}" if toggled else ""
-    )
-    return Outcome(result=result, summary=summary, events=events)
+    return Outcome(result=result, events=events)
 
 
 def _checked(command: OperateGate, state: PfState) -> Structure:

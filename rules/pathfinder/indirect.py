@@ -130,7 +130,4 @@ def observe(command: Observe, state: PfState, dice: Dice) -> Outcome[Event]:
         reported_misses=after.reported_misses,
         next_successive_modifier=sum(value for _, value in successive_terms(after)),
     )
-    summary = f"{command.observer_id} reports {before.unseen_misses} miss(es) of {watched.id}"
-    return Outcome(
-        result=result, summary=summary, events=(SuccessiveChanged(engine_id=watched.id, successive=after),)
-    )
+    return Outcome(result=result, events=(SuccessiveChanged(engine_id=watched.id, successive=after),))

@@ -48,7 +48,4 @@ def load(command: Load, state: PfState, dice: Dice) -> Outcome[Event]:
         ammunition=ammunition,
     )
     event = LoadProgressed(engine_id=engine.id, ammunition=ammunition, load_progress=progress, loaded=loaded)
-    summary = f"{engine.id} load {progress}/{requirement}" + (
-        f" — loaded with {ammunition}" if loaded else ""
-    )
-    return Outcome(result=result, summary=summary, events=(*events, event))
+    return Outcome(result=result, events=(*events, event))

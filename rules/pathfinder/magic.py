@@ -50,6 +50,5 @@ def cast_engine_spell(command: CastEngineSpell, state: PfState, dice: Dice) -> O
     )
     return Outcome(
         result=result,
-        summary=f"{command.spell} on {engine.id}: +{bonus} until round {expires}",
         events=events,
     )

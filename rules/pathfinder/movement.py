@@ -83,10 +83,7 @@ def _moved(engine: Engine, command: MoveEngine, *, speed: int | None, events: li
     result = EngineRelocated(
         origin=engine.position, to=command.to, distance_ft=distance, speed_ft=speed, aim_reset=True
     )
-    how = "carried" if command.carried else ("as cargo" if speed is None else "under its own speed")
-    summary = f"{engine.id} moved {distance} ft {how}"
     return Outcome(
         result=result,
-        summary=summary,
         events=(*events, EngineMoved(engine_id=engine.id, position=command.to)),
     )

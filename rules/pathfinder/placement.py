@@ -61,9 +61,7 @@ def place_engine(command: PlaceEngine, state: PfState, dice: Dice) -> Outcome[Ev
         material=spec.material,
         conditions=tuple(c for c, on in (("broken", engine.broken), ("destroyed", engine.destroyed)) if on),
     )
-    return Outcome(
-        result=result, summary=f"{spec.name} {engine.id} placed", events=(EnginePlaced(engine=engine),)
-    )
+    return Outcome(result=result, events=(EnginePlaced(engine=engine),))
 
 
 def missing_stat(spec: EngineSpec, command: PlaceEngine) -> bool:

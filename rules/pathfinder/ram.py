@@ -53,10 +53,8 @@ def ram(command: Ram, state: PfState, dice: Dice) -> Outcome[Event]:
     after = reduce(evolve, events, state)
     sabotaged, more = sabotage.after_use(after, get_engine(after, engine.id), dice)
     after = reduce(evolve, more, after)
-    outcome = f"hit for {report.damage.total}" if report.damage else "missed"
     return Outcome(
         result=report.to_result(engine_after(after, engine.id), sabotaged),
-        summary=f"{engine.id} rammed {charge.struck.entity.id}: {outcome}",
         events=(*events, *more),
     )
 

@@ -68,9 +68,7 @@ def repair(command: Repair, state: PfState, dice: Dice) -> Outcome[Event]:
             EffectScheduled(kind="repair", due_round=ends, entity_id=engine.id, detail=command.kind)
         )
     result = RepairTried(dc=dc, check=check, success=check.success, completes_at_round=ends)
-    verdict = "succeeds" if check.success else "fails"
-    summary = f"{repairer.id} repairs {engine.id} ({command.kind}): {verdict}, done at round {ends}"
-    return Outcome(result=result, summary=summary, events=tuple(events))
+    return Outcome(result=result, events=tuple(events))
 
 
 def _check_fields(command: Repair, engine: Engine) -> None:

@@ -69,9 +69,7 @@ def add_structure(command: AddStructure, state: PfState, dice: Dice) -> Outcome[
         broken=built.broken,
         breached=built.breached,
     )
-    return Outcome(
-        result=result, summary=f"{built.kind} {built.id} added", events=(StructureAdded(structure=built),)
-    )
+    return Outcome(result=result, events=(StructureAdded(structure=built),))
 
 
 def _position(command: AddStructure, state: PfState) -> Square:

@@ -73,10 +73,7 @@ def advance_round(command: AdvanceRound, state: PfState, dice: Dice) -> Outcome[
             )
         )
     result = RoundsAdvance(round_before=state.round, round_after=after, completed=tuple(completed))
-    summary = f"round {state.round} → {after}" + (
-        f"; {len(completed)} scheduled effect(s) completed" if completed else ""
-    )
-    return Outcome(result=result, summary=summary, events=tuple(events))
+    return Outcome(result=result, events=tuple(events))
 
 
 def _effect(state: PfState, item: Scheduled) -> dict[str, JSON]:

@@ -37,6 +37,4 @@ def set_wind(command: SetWind, state: PfState, dice: Dice) -> Outcome[Event]:
     if command.level not in SIEGE_MODIFIER:
         raise Rejected("invalid_field")
     result = WindNow(wind=command.level, siege_modifier=SIEGE_MODIFIER[command.level])
-    return Outcome(
-        result=result, summary=f"wind is now {command.level}", events=(WindSet(level=command.level),)
-    )
+    return Outcome(result=result, events=(WindSet(level=command.level),))

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from service.endpoints import audit, battles, commands, events, health, replays, rulesets, state, tokens
+from service.endpoints import (
+    audit,
+    battles,
+    commands,
+    events,
+    export,
+    health,
+    replays,
+    rulesets,
+    state,
+    tokens,
+)
 from service.endpoints.blueprint import Blueprint
 
 
@@ -15,6 +26,7 @@ def blueprints() -> list[Blueprint]:
         tokens.blp,
         replays.blp,
         audit.blp,
+        export.blp,
         rulesets.blp,
         health.blp,
     ]

@@ -30,6 +30,12 @@ HEADERS = [
     },
     {
         "in": "header",
+        "name": "Accept-Language",
+        "schema": {"type": "string", "example": "fr, en;q=0.5"},
+        "description": "the language of the outcome's summary with `Prefer: wait` (en, fr; default en)",
+    },
+    {
+        "in": "header",
         "name": "If-Match",
         "schema": {"type": "string"},
         "description": "an ETag read from this battle, or its head version: 412 unless it names the head",

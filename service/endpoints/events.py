@@ -12,23 +12,32 @@ from schemas.views import EventSchema
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.etags import not_modified
-from service.event_view import event_etag, one_event, page_of
+from service.event_view import Telling, event_etag, one_event, page_of
 from service.httpio import json_response
+from service.messages import language, localized
 from service.problems import Problem
 
 blp = Blueprint("events", __name__, url_prefix="/battles", description="Events: the log and its outcomes.")
+LANGUAGE = {
+    "Content-Language": {
+        "description": "the language of the summaries, from Accept-Language (en, fr; default en)",
+        "schema": {"type": "string", "enum": ["en", "fr"]},
+    }
+}
 LINK = {
     "Link": {"description": 'RFC 8288: rel="next" while more entries follow', "schema": {"type": "string"}},
     "ETag": {
         "description": "the last entry's chain hash, with `/pending<n>` while outcomes are pending",
         "schema": {"type": "string"},
     },
+    **LANGUAGE,
 }
 ETAG = {
     "ETag": {
         "description": "the entry's chain hash, with `/pending` until its outcome lands",
         "schema": {"type": "string"},
-    }
+    },
+    **LANGUAGE,
 }
 
 
@@ -49,11 +58,12 @@ def list_events(battle_id: str, after: int = 0, limit: int | None = None) -> Res
     """List log entries after a version, each with its outcome (null while pending)"""
     deps = services()
     limit = min(limit or deps.config.page_default, deps.config.page_max)
-    page = page_of(deps.store, battle_id, after, limit)
+    telling = Telling(ruleset=deps.battles.ruleset_of(battle_id), language=language())
+    page = page_of(deps.store, battle_id, after, limit, telling)
     headers: dict[str, Any] = {"ETag": page.etag}
     if page.more and page.events:
         headers["Link"] = f'<{request.path}?after={page.events[-1]["version"]}&limit={limit}>; rel="next"'
-    return not_modified(page.etag) or json_response(page.events, 200, headers)
+    return localized(not_modified(page.etag) or json_response(page.events, 200, headers), telling.language)
 
 
 @blp.route("/<battle_id>/events/<int:version>", methods=["GET"])
@@ -63,10 +73,12 @@ def list_events(battle_id: str, after: int = 0, limit: int | None = None) -> Res
 @blp.alt_response(404, response="NOT_FOUND")
 def read_event(battle_id: str, version: int) -> Response:
     """Read one log entry and its outcome (null while pending)"""
-    event = one_event(services().store, battle_id, version)
+    deps = services()
+    telling = Telling(ruleset=deps.battles.ruleset_of(battle_id), language=language())
+    event = one_event(deps.store, battle_id, version, telling)
     if event is None:
         raise Problem(
             404, "version-not-found", "No such version", f"Battle {battle_id} has no version {version}."
         )
-    tag = event_etag(event)
-    return not_modified(tag) or json_response(event, 200, {"ETag": tag})
+    tag = event_etag(event, telling.language)
+    return localized(not_modified(tag) or json_response(event, 200, {"ETag": tag}), telling.language)

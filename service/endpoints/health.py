@@ -1,4 +1,5 @@
-"""`GET /healthz` (the process answers) and `GET /readyz` (the event store and queue Redis answer)."""
+"""`GET /healthz` (the process answers), `GET /readyz` (the event store and queue Redis answer) and
+`GET /metrics` (Prometheus); none needs a battle token, and none counts against a rate-limit budget."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from schemas.views import HealthSchema
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.httpio import json_response
+from service.metrics import metrics_response
 from service.readiness import not_ready, probe
 
-blp = Blueprint("health", __name__, description="Health: liveness and readiness probes.")
+blp = Blueprint("health", __name__, description="Health: liveness and readiness probes, metrics.")
 
 
 @blp.route("/healthz", methods=["GET"])
@@ -30,3 +32,14 @@ def check_readiness() -> Response:
     if down:
         raise not_ready(checks, down)
     return json_response({"status": "ok", "checks": checks})
+
+
+@blp.route("/metrics", methods=["GET"])
+@blp.response(200)
+@blp.doc(responses={"200": {"description": "The Prometheus text format", "content": {"text/plain": {}}}})
+@blp.alt_response(401, response="UNAUTHORIZED", description="`SIEGE_METRICS=token:…` and no such bearer")
+@blp.alt_response(404, response="NOT_FOUND", description="`SIEGE_METRICS=off`")
+def read_metrics() -> Response:
+    """Prometheus metrics of every API and worker process of this machine"""
+    deps = services()
+    return metrics_response(deps.config, deps.queue_redis)

@@ -29,7 +29,7 @@ def test_creating_a_battle_answers_201_with_its_location_and_a_seed_commitment(
         "dice_commitment",
         "gm_token",
     }
-    assert (body["ruleset"], body["version"], body["rules_version"]) == ("epic", 1, "epic-1")
+    assert (body["ruleset"], body["version"], body["rules_version"]) == ("epic", 1, "epic-2")
     secret = bytes.fromhex(redis_store.secret(body["id"]))
     assert len(secret) == 32
     assert body["dice_commitment"] == hashlib.sha256(secret).hexdigest()

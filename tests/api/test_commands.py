@@ -4,7 +4,6 @@ Idempotency-Key."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 
 import pytest
 from flask.testing import FlaskClient
@@ -22,7 +21,6 @@ from tests.api.helpers import (
     outcome,
     send,
 )
-from workers.projection import project_battle
 
 
 def test_a_command_is_accepted_with_202_and_the_location_of_its_entry(client: FlaskClient) -> None:
@@ -124,23 +122,6 @@ def test_supplied_dice_above_the_die_are_a_rejected_outcome(
     fold(redis_store, battle_id)
 
     assert outcome(client, battle_id, version)["reason"] == "dice_value_out_of_range"
-
-
-@pytest.fixture
-def folder(redis_store: EventStore) -> Iterator[threading.Event]:
-    """A stand-in worker: folds every battle with pending entries until the test ends."""
-    stop = threading.Event()
-
-    def run() -> None:
-        while not stop.wait(0.01):
-            for battle_id in redis_store.take_pending(100):
-                project_battle(redis_store, battle_id)
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    yield stop
-    stop.set()
-    thread.join()
 
 
 def test_prefer_wait_answers_200_with_the_outcome(client: FlaskClient, folder: threading.Event) -> None:

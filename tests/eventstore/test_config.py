@@ -44,3 +44,42 @@ def test_connecting_does_not_touch_the_network_until_first_use() -> None:
     client = connect(f"redis://127.0.0.1:{free_port()}/0")
     with pytest.raises(redis.ConnectionError):
         client.ping()
+
+
+def test_a_cluster_store_is_named_by_siege_store_cluster_with_its_queue_elsewhere() -> None:
+    config = StoreConfig.from_env(
+        {
+            "SIEGE_STORE_CLUSTER": "1",
+            "REDIS_URL": "redis://node-a:7000/0",
+            "QUEUE_REDIS_URL": "redis://q:6379/0",
+        }
+    )
+    assert config.cluster and config.queue_redis_url == "redis://q:6379/0"
+    assert not StoreConfig.from_env({"REDIS_URL": "redis://store:6379/0"}).cluster
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"SIEGE_STORE_CLUSTER": "1", "REDIS_URL": "redis://node-a:7000/0"},
+        {
+            "SIEGE_STORE_CLUSTER": "1",
+            "REDIS_URL": "redis://node-a:7000/0",
+            "QUEUE_REDIS_URL": "redis://node-a:7000/0",
+        },
+    ],
+    ids=["without a queue url", "with the queue on the cluster"],
+)
+def test_a_cluster_store_without_a_queue_redis_of_its_own_stops_at_start(env: dict[str, str]) -> None:
+    with pytest.raises(ValueError, match="QUEUE_REDIS_URL"):
+        StoreConfig.from_env(env)
+
+
+def test_a_cluster_store_needs_a_node_to_start_from() -> None:
+    with pytest.raises(ValueError, match="REDIS_URL"):
+        StoreConfig.from_env({"SIEGE_STORE_CLUSTER": "1", "QUEUE_REDIS_URL": "redis://q:6379/0"})
+
+
+def test_a_mistyped_cluster_flag_is_an_error() -> None:
+    with pytest.raises(ValueError, match="SIEGE_STORE_CLUSTER"):
+        StoreConfig.from_env({"SIEGE_STORE_CLUSTER": "cluster"})

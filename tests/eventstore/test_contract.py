@@ -14,11 +14,13 @@ from eventstore.chain import verify_chain
 from eventstore.protocol import (
     GENESIS_HASH,
     BattleExists,
+    BrokenHistory,
     EventStore,
     Head,
     IdempotencyInFlight,
     IdempotencyMismatch,
     Projection,
+    StoredEntry,
     TokenRecord,
     UnknownBattle,
     VersionConflict,
@@ -266,6 +268,61 @@ def test_iter_entries_streams_a_range_in_batches(store: EventStore, batch: int) 
     ranged = store.iter_entries("b1", after=3, upto=15, batch=batch)
     assert [e.version for e in ranged] == list(range(4, 16))
     assert list(store.iter_entries("b1", after=20, batch=batch)) == []
+
+
+# --- importing a whole history ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("batch", [1, 3, 1000])
+def test_an_imported_history_reads_back_entry_for_entry_with_its_secret_and_token(
+    store: EventStore, batch: int
+) -> None:
+    battle(store, "b1", commands=6)
+    original = list(store.iter_entries("b1"))
+
+    head = store.import_battle("copy", iter(original), "cd" * 32, token=token(), batch=batch)
+
+    assert list(store.iter_entries("copy")) == original
+    assert head == store.head("copy") == store.head("b1")
+    assert store.secret("copy") == "cd" * 32
+    assert store.tokens("copy") == [token()]
+    assert "copy" in set(store.battle_ids())
+    assert store.append("copy", command()).version == 8  # the copy goes on like any battle
+
+
+def test_an_import_onto_a_taken_id_is_refused_and_changes_nothing(store: EventStore) -> None:
+    battle(store, "b1", commands=2)
+    before = list(store.iter_entries("b1"))
+    with pytest.raises(BattleExists):
+        store.import_battle("b1", iter(before), "cd" * 32)
+    assert list(store.iter_entries("b1")) == before and store.secret("b1") == SEED
+
+
+@pytest.mark.parametrize(
+    ("broken", "version", "reason"),
+    [
+        (lambda log: log[1:], 2, "version_gap"),
+        (lambda log: [log[0], log[2], *log[3:]], 3, "version_gap"),
+        (
+            lambda log: [log[0], dataclasses.replace(log[1], prev_hash="f" * 64), *log[2:]],
+            2,
+            "prev_hash_mismatch",
+        ),
+        (lambda log: [log[0], dataclasses.replace(log[1], data={"x": 1}), *log[2:]], 2, "hash_mismatch"),
+        (lambda log: [], 1, "no entries"),
+    ],
+    ids=["no_version_1", "a_gap", "a_broken_link", "an_edited_entry", "nothing"],
+)
+def test_a_history_that_does_not_chain_is_refused_and_leaves_nothing(
+    store: EventStore, broken: Callable[[list[StoredEntry]], list[StoredEntry]], version: int, reason: str
+) -> None:
+    battle(store, "b1", commands=5)
+    with pytest.raises(BrokenHistory) as refused:
+        store.import_battle("copy", iter(broken(list(store.iter_entries("b1")))), "cd" * 32, batch=2)
+    assert (refused.value.version, refused.value.reason) == (version, reason)
+    with pytest.raises(UnknownBattle):
+        store.head("copy")
+    assert "copy" not in set(store.battle_ids())
 
 
 # --- derived keys: outcomes, state, snapshots ------------------------------------------------------

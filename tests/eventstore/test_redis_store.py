@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import redis
+from redis.cluster import RedisCluster
 
 from eventstore import keys
 from eventstore.chain import verify_chain
@@ -100,6 +101,37 @@ def test_on_a_cluster_an_append_marks_pending_with_a_second_call(cluster_client:
     assert store.append("b1", command(), mark_pending=True).enqueue
     assert not store.append("b1", command(), mark_pending=True).enqueue
     assert store.take_pending(5) == ["b1"]
+
+
+def test_the_cluster_has_three_masters_and_battles_spread_over_them(cluster_client: RedisClient) -> None:
+    store = RedisEventStore(cluster_client)
+    for n in range(12):
+        battle(store, f"b{n}", commands=1)
+    owners = {cluster_client.get_node_from_key(keys.log(f"b{n}")).name for n in range(12)}
+    assert len(cluster_client.get_primaries()) == 3
+    assert len(owners) > 1  # so a contract test that spans battles spans nodes too
+    assert sorted(store.battle_ids()) == sorted(f"b{n}" for n in range(12))
+
+
+def test_every_key_of_a_battle_shares_one_slot(cluster_client: RedisClient) -> None:
+    battle_keys = [
+        keys.log("b1"), keys.outcomes("b1"), keys.state("b1"), keys.snapshots("b1"),
+        keys.snapshot_versions("b1"), keys.secret("b1"), keys.idem("b1"), keys.idem_expiry("b1"),
+        keys.tokens("b1"), keys.lock("b1"),
+    ]  # fmt: skip
+    assert len({cluster_client.keyslot(key) for key in battle_keys}) == 1
+
+
+def test_the_cluster_refuses_a_script_whose_keys_span_slots(cluster_client: RedisClient) -> None:
+    """What the fixture is for: a script mixing two battles' keys fails here, not first in production."""
+    assert isinstance(cluster_client, RedisCluster)
+    node = cluster_client.get_node_from_key(keys.log("b1"))
+    direct = redis.Redis(host=node.host, port=node.port)
+    try:
+        with pytest.raises(redis.ResponseError, match="same slot"):  # CROSSSLOT
+            direct.eval("return redis.call('EXISTS', KEYS[1], KEYS[2])", 2, keys.log("b1"), keys.PENDING)
+    finally:
+        direct.close()
 
 
 def test_expired_idempotency_records_are_pruned_by_later_keyed_appends(redis_store: RedisEventStore) -> None:

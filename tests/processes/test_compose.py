@@ -1,7 +1,9 @@
-"""docker-compose.yml runs the same commands as `make run`, scales workers, keeps Redis durable and full."""
+"""docker-compose.yml runs the same commands as `make run`, scales workers, keeps Redis durable and full, is
+a valid Compose file (the compose-spec JSON Schema), and each of its services comes up outside Docker."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -10,6 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
+from jsonschema import Draft7Validator
 
 from launcher import commands
 
@@ -27,12 +30,27 @@ def service(compose: dict[str, Any], name: str) -> dict[str, Any]:
     return found
 
 
-def test_api_worker_and_reconciler_run_the_launchers_commands(compose: dict[str, Any]) -> None:
+def test_api_worker_reconciler_and_dashboard_run_the_launchers_commands(compose: dict[str, Any]) -> None:
     queue_url = service(compose, "worker")["environment"]["QUEUE_REDIS_URL"]
+    worker_metrics = f"0.0.0.0:{commands.WORKER_METRICS_PORT}"
 
     assert service(compose, "api")["command"] == commands.api("0.0.0.0:8000")
-    assert service(compose, "worker")["command"] == commands.worker(queue_url)
+    assert service(compose, "worker")["command"] == commands.worker(queue_url, metrics_bind=worker_metrics)
     assert service(compose, "reconciler")["command"] == commands.reconciler()
+    assert service(compose, "dashboard")["command"] == commands.dashboard(queue_url)
+
+
+def test_the_file_is_valid_against_the_compose_spec_schema(compose: dict[str, Any]) -> None:
+    schema = json.loads((ROOT / "tests/processes/data/compose-spec.json").read_text())
+    errors = sorted(Draft7Validator(schema).iter_errors(compose), key=lambda e: list(e.absolute_path))
+    assert [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in errors] == []
+
+
+def test_the_dashboard_is_optional_and_the_api_stops_gracefully(compose: dict[str, Any]) -> None:
+    assert service(compose, "dashboard")["profiles"] == ["dashboard"]
+    assert all("profiles" not in service(compose, name) for name in ("redis", "api", "worker", "reconciler"))
+    assert service(compose, "api")["stop_grace_period"] == "20s"  # above gunicorn's graceful_timeout, 15 s
+    assert "redis-data:/data" in service(compose, "redis")["volumes"]
 
 
 def test_workers_scale_and_the_long_running_services_have_healthchecks(compose: dict[str, Any]) -> None:

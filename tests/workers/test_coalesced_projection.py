@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,7 +13,6 @@ from rq.serializers import JSONSerializer
 
 from eventstore.redis_store import RedisEventStore
 from tests.workers.logs import new_battle, projected_version
-from workers import deps
 from workers.drain import Drained, drain_pending
 from workers.projection import BATCH, project_battle
 from workers.queue import enqueue_projection, projection_queue
@@ -111,18 +109,6 @@ def test_an_idle_drain_folds_a_battle_marked_while_it_lingers(redis_store: Redis
 
     assert drained and drained[0].battles == 1
     assert projected_version(redis_store, battle_id) == 3
-
-
-@pytest.fixture
-def job_env(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The job builds its dependencies from the environment, once per process: start from a clean cache."""
-    monkeypatch.setenv("REDIS_URL", redis_url)
-    monkeypatch.delenv("QUEUE_REDIS_URL", raising=False)
-    for cached in (deps.config, deps.store, deps.queue):
-        cached.cache_clear()
-    yield
-    for cached in (deps.config, deps.store, deps.queue):
-        cached.cache_clear()
 
 
 @pytest.mark.usefixtures("job_env")

@@ -1,0 +1,183 @@
+"""`siege`: verify an export with no server; export, audit and replay battles of a running deployment
+(`REDIS_URL`). Long work shows a progress bar on standard error, so standard output stays the result."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from service.cli.report import render_audit, render_verify
+from service.verifying import verify as verify_export
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
+err = Console(stderr=True)
+out = Console()
+JsonFlag = Annotated[bool, typer.Option("--json", help="print the report as JSON")]
+UNUSABLE = 2
+TICK = 1000  # lines between two progress updates: a bar update per line costs more than the line
+
+
+def progress(unit: str) -> Progress:
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn(unit)]
+    return Progress(*columns, TimeRemainingColumn(), console=err, transient=True)
+
+
+@app.command()
+def verify(
+    file: Annotated[Path, typer.Argument(help="an export: JSON Lines of CloudEvents")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Check an export offline: hash chain, dice commitment, every stream die, every outcome re-folded."""
+    try:
+        size = file.stat().st_size
+    except OSError as error:
+        err.print(f"unusable: cannot read {file}: {error.strerror}")
+        raise typer.Exit(UNUSABLE) from None
+    with progress("bytes") as bar:
+        task = bar.add_task("verifying", total=2 * size)  # two passes over the file
+
+        def lines() -> Iterator[bytes]:
+            read = 0
+            with file.open("rb") as handle:
+                for n, line in enumerate(handle, 1):
+                    read += len(line)
+                    if n % TICK == 0:
+                        bar.advance(task, read)
+                        read = 0
+                    yield line
+            bar.advance(task, read)
+
+        report = verify_export(lines)
+    if as_json:
+        print(json.dumps(report.wire(), indent=2))
+    else:
+        render_verify(out, report)
+    raise typer.Exit(report.exit_code)
+
+
+@app.command()
+def export(
+    battle_id: str,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="file to write (default: stdout)")
+    ] = None,
+) -> None:
+    """Write a battle of the deployment as JSON Lines of CloudEvents, one per version."""
+    from service.exporting import export_lines
+
+    store = _store()
+    head = _head(store, battle_id)
+    target = output.open("wb") if output else sys.stdout.buffer
+    try:
+        with progress("versions") as bar:
+            task = bar.add_task(f"exporting {battle_id}", total=head)
+            for n, line in enumerate(export_lines(store, battle_id, upto=head), 1):
+                target.write(line)
+                if n % TICK == 0 or n == head:
+                    bar.update(task, completed=n)
+    finally:
+        if output:
+            target.close()
+    err.print(f"exported {head} versions of {battle_id}" + (f" to {output}" if output else ""))
+
+
+@app.command()
+def audit(battle_id: str, as_json: JsonFlag = False) -> None:
+    """Audit a battle of the deployment: its chain, a fresh replay against its outcomes, and its dice."""
+    from service.audit import audit as audit_battle
+    from service.config import ServiceConfig
+
+    store = _store()
+    _head(store, battle_id)
+    created = store.entry(battle_id, 1)
+    assert created is not None
+    with err.status(f"auditing {battle_id}"):
+        report = audit_battle(store, battle_id, created, ServiceConfig.from_env().audit_max_entries)
+    if as_json:
+        print(json.dumps(report, indent=2))
+    else:
+        render_audit(out, battle_id, report)
+    raise typer.Exit(0 if report["ok"] else 1)
+
+
+@app.command()
+def replay(
+    battle_id: str,
+    mode: Annotated[
+        str, typer.Option(help="rebuild the projection, or verify it against a fresh fold")
+    ] = "verify",
+    timeout: Annotated[float, typer.Option(help="seconds to wait for the job")] = 3600.0,
+) -> None:
+    """Run a replay job of the deployment's workers and wait for its result."""
+    from service import replays
+    from service.problems import Problem
+
+    if mode not in ("rebuild", "verify"):
+        err.print("unusable: --mode is rebuild or verify")
+        raise typer.Exit(UNUSABLE)
+    store, queue = _store(), _queue()
+    _head(store, battle_id)
+    try:
+        job_id = replays.start(queue, battle_id, mode)
+    except Problem as problem:
+        err.print(f"unusable: {problem.detail}")
+        raise typer.Exit(UNUSABLE) from None
+    view = _wait(queue, battle_id, job_id, timeout)
+    print(json.dumps(view, indent=2))
+    raise typer.Exit(0 if view["status"] == "finished" else 1)
+
+
+def _wait(queue: Any, battle_id: str, job_id: str, timeout: float) -> dict[str, Any]:
+    from service import replays
+
+    deadline = time.monotonic() + timeout
+    with err.status(f"replay job {job_id} queued") as status:
+        while True:
+            view = replays.view(queue, battle_id, job_id)
+            if view["status"] in ("finished", "failed") or time.monotonic() > deadline:
+                return view
+            status.update(f"replay job {job_id} {view['status']}")
+            time.sleep(0.2)
+
+
+def _store() -> Any:
+    from eventstore.config import StoreConfig, connect
+    from eventstore.redis_store import RedisEventStore
+
+    url = StoreConfig.from_env().redis_url
+    if not url:
+        err.print("unusable: set REDIS_URL to the deployment's event store")
+        raise typer.Exit(UNUSABLE)
+    return RedisEventStore(connect(url))
+
+
+def _queue() -> Any:
+    import redis
+
+    from eventstore.config import StoreConfig
+
+    config = StoreConfig.from_env()
+    return redis.Redis.from_url(config.queue_redis_url or config.redis_url or "")
+
+
+def _head(store: Any, battle_id: str) -> int:
+    from eventstore.protocol import UnknownBattle
+
+    try:
+        version: int = store.head(battle_id).version
+    except UnknownBattle:
+        err.print(f"unusable: no battle {battle_id} in the event store")
+        raise typer.Exit(UNUSABLE) from None
+    return version
+
+
+def main() -> None:
+    app()

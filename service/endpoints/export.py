@@ -1,0 +1,66 @@
+"""`GET /battles/{id}/export` streams a battle as JSON Lines of CloudEvents; `POST /battles/import` recreates
+one from such a file once it verifies."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from flask import Response, request
+
+from schemas.export import ExportedEventSchema
+from schemas.views import BattleCreatedSchema
+from service.deps import services
+from service.endpoints.blueprint import Blueprint
+from service.etags import etag
+from service.export_format import MEDIA_TYPE
+from service.exporting import export_lines
+from service.httpio import json_response
+from service.importing import import_export
+from service.problems import Problem
+
+blp = Blueprint(
+    "export",
+    __name__,
+    url_prefix="/battles",
+    description="Export and import: a battle as a file that proves itself.",
+)
+IMPORT_TYPES = frozenset({MEDIA_TYPE, "application/jsonl", "application/x-jsonlines"})
+LINES = {MEDIA_TYPE: {"schema": ExportedEventSchema}}
+EXPORTED = {
+    "description": "one CloudEvents 1.0 event a line, versions 1 to the head, each with its outcome",
+    "content": LINES,
+    "headers": {"ETag": {"description": "the chain head the export ends at", "schema": {"type": "string"}}},
+}
+LOCATION = {"Location": {"description": "the new battle", "schema": {"type": "string"}}}
+
+
+@blp.route("/<battle_id>/export", methods=["GET"])
+@blp.access("read")
+@blp.doc(responses={"200": EXPORTED})
+@blp.alt_response(404, response="NOT_FOUND")
+def export_battle(battle_id: str) -> Response:
+    """Export the battle as JSON Lines, one CloudEvent per version, streamed"""
+    store = services().store
+    head = store.head(battle_id)
+    headers = {
+        "ETag": etag(head.hash),
+        "Content-Disposition": f'attachment; filename="battle-{battle_id}.jsonl"',
+    }
+    return Response(export_lines(store, battle_id, upto=head.version), 200, headers, mimetype=MEDIA_TYPE)
+
+
+@blp.route("/import", methods=["POST"])
+@blp.access("create")
+@blp.doc(requestBody={"required": True, "content": LINES})
+@blp.response(201, BattleCreatedSchema, headers=LOCATION)
+@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def import_battle() -> Response:
+    """Import an export as a new battle once it verifies; the answer holds its GM token, shown this once"""
+    deps = services()
+    if request.mimetype not in IMPORT_TYPES:
+        raise Problem(415, "unsupported-media-type", "The request body must be application/x-ndjson")
+    request.max_content_length = deps.config.import_max_bytes  # its own cap, far above a command's
+    created = import_export(deps, request.stream)
+    return json_response(asdict(created), 201, {"Location": f"/battles/{created.id}"})

@@ -1,0 +1,90 @@
+"""`POST /battles/import`: spool the body to a temporary file as it streams in, verify it there with the
+offline verifier, and only then recreate the battle under a new id. Memory stays flat however long it is."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from typing import IO
+
+from eventstore.protocol import StoredEntry
+from service.creation import Created, with_fresh_id
+from service.deps import Services
+from service.export_format import MAX_LINE_BYTES, read_line
+from service.problems import Problem
+from service.tokens import GM, mint
+from service.verifying import Finding, Report, verify
+
+SPOOL_CHUNK = 1024 * 1024  # bytes kept in memory before the spool goes to disk
+INVALID = "import-invalid"
+NOT_CONCLUDED = "import-not-concluded"
+
+
+def import_export(deps: Services, body: IO[bytes]) -> Created:
+    """A new battle recreated from a verified export, with its log, its revealed seed and a GM token;
+    a 422 naming the first bad version when the export does not verify, and nothing created."""
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_CHUNK) as spool:
+        _spool(body, spool)
+        report = verify(lambda: _lines(spool))
+        if report.finding is not None:
+            raise invalid(report.finding)
+        seed = _concluded_seed(report)
+        gm = mint(GM)
+        battle_id, head = with_fresh_id(
+            lambda new_id: deps.store.import_battle(new_id, _entries(spool), seed, token=gm.record)
+        )
+    deps.scheduler.schedule(
+        battle_id
+    )  # the workers fold it as any battle: its outcomes come back as they were
+    return _created(deps, battle_id, head.version, gm.secret)
+
+
+def invalid(finding: Finding) -> Problem:
+    detail = f"{finding.one_line()}. Nothing was created."
+    return Problem(
+        422, INVALID, "The export does not verify", detail,
+        version=finding.version, kind=finding.kind, reason=finding.reason, line=finding.line,
+    )  # fmt: skip
+
+
+def _concluded_seed(report: Report) -> str:
+    if report.server_seed is None:
+        detail = (
+            "Only a concluded battle can be imported: before `conclude` an export cannot carry the dice "
+            "seed, without which the copy could neither be audited nor go on. Nothing was created."
+        )
+        raise Problem(422, NOT_CONCLUDED, "The export is of a battle not concluded yet", detail)
+    return report.server_seed
+
+
+def _spool(body: IO[bytes], spool: IO[bytes]) -> None:
+    """Copy the body line by line; a line longer than any export writes is refused before it is held."""
+    for number, line in enumerate(iter(lambda: body.readline(MAX_LINE_BYTES + 1), b""), 1):
+        if len(line) > MAX_LINE_BYTES:
+            reason = f"line {number} is longer than {MAX_LINE_BYTES} bytes"
+            raise invalid(Finding(version=0, kind="unusable", reason=reason, line=number))
+        spool.write(line)
+
+
+def _lines(spool: IO[bytes]) -> Iterator[bytes]:
+    spool.seek(0)
+    yield from spool
+
+
+def _entries(spool: IO[bytes]) -> Iterator[StoredEntry]:
+    for number, raw in enumerate(_lines(spool), 1):
+        yield read_line(raw, number, number, checked=True).entry
+
+
+def _created(deps: Services, battle_id: str, version: int, gm_token: str) -> Created:
+    """The answer `POST /battles` gives, read off the imported `battle_created`."""
+    data = deps.battles.created(battle_id).data
+    return Created(
+        id=battle_id,
+        ruleset=str(data["ruleset"]),
+        version=version,
+        rules_version=str(data["rules_version"]),
+        options=dict(data.get("options") or {}),
+        dice_commitment=str(data.get("dice_commitment") or ""),
+        gm_token=gm_token,
+    )

@@ -1,0 +1,298 @@
+"""The offline verifier behind `siege verify` and `POST /battles/import`: an export proves itself with no
+server and no Redis (DESIGN §3.2, §3.4, §3.5), in two streamed passes over its lines, in constant memory.
+
+The first pass reads the envelope and the chain (`missing`, `order`, `duplicate`, `chain`) and finds the
+seed the `conclude` outcome revealed; the second folds every entry again with the pinned rules and compares
+each outcome (`outcome`) and, once the seed matches its commitment, recomputes every stream die (`dice`).
+Stream dice are handed to the fold as the values the outcomes record, so an export proves its outcomes
+follow the rules even before `conclude`, when its dice alone are not verifiable yet."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from eventstore.canonical import canonical_json
+from eventstore.chain import fault
+from eventstore.protocol import GENESIS_HASH, StoredEntry
+from rules.dice import commitment, stream_key
+from rules.fold import BATTLE_CREATED, CONCLUDE, Entry, Seeds
+from rules.history import fold_history
+from rules.registry import get_ruleset
+from service.audit_dice import Revealed, expected_roll, parse_seed
+from service.export_format import Exported, Unusable, envelope_fault, read_line
+
+Kind = Literal["chain", "dice", "outcome", "missing", "order", "duplicate"]
+Status = Literal["verified", "tampered", "unusable"]
+EXIT_CODES: dict[Status, int] = {"verified": 0, "tampered": 1, "unusable": 2}
+Lines = Callable[[], Iterable[bytes]]  # opens the export afresh for each pass
+CHAIN_REASONS = {
+    "prev_hash_mismatch": "prev_hash is not the hash of the version before",
+    "hash_mismatch": "the entry's hash is not the hash of its content (edited data or dice)",
+}
+Recorded = tuple[dict[str, Any] | None, frozenset[str]]  # a stored outcome, and the stream slots supplied
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    version: int
+    kind: Kind | Literal["unusable"]
+    reason: str
+    line: int | None = None
+
+    def one_line(self) -> str:
+        return f"version {self.version}: {self.kind}: {self.reason}"
+
+
+@dataclass(slots=True, kw_only=True)
+class Report:
+    """What the verifier found; `finding` is the first bad version (None when the export verifies)."""
+
+    status: Status = "verified"
+    finding: Finding | None = None
+    source: str | None = None
+    ruleset: str | None = None
+    rules_version: str | None = None
+    entries: int = 0
+    head_version: int = 0
+    head_hash: str = GENESIS_HASH
+    concluded_at: int | None = None
+    server_seed: str | None = None  # hex, once `conclude` revealed it and it matches the commitment
+    dice: dict[str, Any] = field(
+        default_factory=lambda: {"verifiable": False, "commitment_ok": None, "checked_rolls": 0}
+    )
+    outcomes: dict[str, int] = field(default_factory=lambda: {"compared": 0, "pending": 0})
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.status]
+
+    def wire(self) -> dict[str, Any]:
+        found = self.finding
+        return {
+            "ok": self.status == "verified",
+            "status": self.status,
+            "finding": None if found is None else {**_public(found), "summary": found.one_line()},
+            "source": self.source,
+            "ruleset": self.ruleset,
+            "rules_version": self.rules_version,
+            "entries": self.entries,
+            "head_version": self.head_version,
+            "head_hash": self.head_hash,
+            "concluded_at": self.concluded_at,
+            "dice": dict(self.dice),
+            "outcomes": dict(self.outcomes),
+        }
+
+
+def verify(lines: Lines) -> Report:
+    report = Report()
+    try:
+        scan = _scan(lines(), report)
+        if report.finding is None:
+            _refold(lines(), report, scan)
+    except Unusable as error:
+        report.finding = Finding(
+            version=error.version or 0, kind="unusable", reason=error.reason, line=error.line
+        )
+    if report.finding is not None:
+        report.status = "unusable" if report.finding.kind == "unusable" else "tampered"
+    return report
+
+
+@dataclass(slots=True, kw_only=True)
+class Scan:
+    """What the first pass learnt for the second: the creation's seeds, and whether the seed checks out."""
+
+    client_seed: str = ""
+    revealed: Revealed | None = None
+    seed: bytes | None = None  # the revealed seed, when it matches the commitment
+    commitment_finding: Finding | None = None
+
+
+def _scan(lines: Iterable[bytes], report: Report) -> Scan:
+    scan = Scan()
+    prev_version, prev_hash, pending_from = 0, GENESIS_HASH, 0
+    gap: int | None = None  # the first version missing where it was due: later or never?
+    for number, raw in enumerate(lines, 1):
+        event = read_line(raw, number, prev_version + 1)
+        version = event.entry.version
+        if gap is not None:
+            if version == gap:
+                return _found(report, scan, gap, "order", f"version {gap} comes after later versions", number)
+            continue
+        if version <= prev_version:
+            return _found(report, scan, version, "duplicate", f"version {version} appears twice", number)
+        if version > prev_version + 1:
+            gap = prev_version + 1
+            continue
+        problem = _link_fault(event, report, prev_hash)
+        if problem is not None:
+            return _found(report, scan, version, "chain", problem, number)
+        if version == 1:
+            scan.client_seed = _created(event, report)
+        if event.outcome is None:
+            pending_from = pending_from or version
+        elif pending_from:
+            reason = f"version {pending_from} has no outcome, yet later versions do"
+            return _found(report, scan, pending_from, "missing", reason, number)
+        elif (
+            event.entry.type == CONCLUDE
+            and scan.revealed is None
+            and event.outcome.get("status") == "applied"
+        ):
+            scan.revealed = Revealed.of(version, event.outcome.get("result"))
+        prev_version, prev_hash = version, event.entry.hash
+        report.entries, report.head_version, report.head_hash = version, version, prev_hash
+    if gap is not None:
+        return _found(report, scan, gap, "missing", f"version {gap} is missing", None)
+    if prev_version == 0:
+        raise Unusable("the file holds no events", version=1, line=None)
+    _check_commitment(scan, report)
+    return scan
+
+
+def _found(report: Report, scan: Scan, version: int, kind: Kind, reason: str, line: int | None) -> Scan:
+    report.finding = Finding(version=version, kind=kind, reason=reason, line=line)
+    return scan
+
+
+def _link_fault(event: Exported, report: Report, prev_hash: str) -> str | None:
+    """The chain and the envelope: the entry links to the one before, and its event describes it."""
+    if report.source is None:
+        report.source = event.source
+    elif event.source != report.source:
+        return f"the event belongs to another battle ({event.source})"
+    reason = fault(event.entry, event.entry.version - 1, prev_hash)
+    return CHAIN_REASONS.get(reason, reason) if reason else envelope_fault(event)
+
+
+def _created(event: Exported, report: Report) -> str:
+    """Version 1 pins the ruleset and rules version; a verifier running other rules cannot judge them."""
+    data = event.entry.data
+    if event.entry.type != BATTLE_CREATED:
+        raise Unusable("version 1 is not battle_created", version=1, line=event.line)
+    try:
+        ruleset = get_ruleset(str(data.get("ruleset")))
+    except (KeyError, LookupError):
+        raise Unusable(f"unknown ruleset {data.get('ruleset')!r}", version=1, line=event.line) from None
+    pinned = str(data.get("rules_version"))
+    if pinned != ruleset.rules_version:
+        reason = (
+            f"unknown rules version {pinned!r} of {ruleset.name} (this verifier runs {ruleset.rules_version})"
+        )
+        raise Unusable(reason, version=1, line=event.line)
+    report.ruleset, report.rules_version = ruleset.name, pinned
+    report.dice["commitment"] = str(data.get("dice_commitment") or "")
+    return str(data.get("client_seed") or "")
+
+
+def _check_commitment(scan: Scan, report: Report) -> None:
+    revealed = scan.revealed
+    if revealed is None:
+        return
+    report.concluded_at = revealed.version
+    seed = parse_seed(revealed.server_seed)
+    ok = seed is not None and commitment(seed) == report.dice.get("commitment")
+    report.dice.update(verifiable=ok, commitment_ok=ok)
+    if ok:
+        scan.seed, report.server_seed = seed, revealed.server_seed
+    else:
+        reason = "the seed the conclusion reveals does not match the dice_commitment of version 1"
+        scan.commitment_finding = Finding(version=revealed.version, kind="dice", reason=reason)
+
+
+def _refold(lines: Iterable[bytes], report: Report, scan: Scan) -> None:
+    """Fold the entries again, the stream dice handed over as recorded, and compare every outcome."""
+    revealed = scan.revealed
+    server_seed = parse_seed(revealed.server_seed) if revealed else None
+    seeds = Seeds(server_seed=server_seed or b"", client_seed=scan.client_seed)
+    stored: deque[Recorded] = deque()
+    entries = _recorded_entries(lines, stored)
+    limit = scan.commitment_finding.version if scan.commitment_finding else None
+    version = 0
+    try:
+        for battle, fresh in fold_history(None, entries, lambda: seeds):
+            version = battle.version
+            finding = _judge(version, fresh, *stored.popleft(), scan, report)
+            if finding is not None or (limit is not None and version >= limit):
+                report.finding = finding or scan.commitment_finding
+                return
+    except Unusable:
+        raise
+    except Exception as error:  # a log the rules cannot fold: the file says what was folded, and it fails
+        report.finding = Finding(version=version + 1, kind="outcome", reason=f"the fold failed: {error!r}")
+        return
+    report.finding = scan.commitment_finding
+
+
+def _recorded_entries(lines: Iterable[bytes], stored: deque[Recorded]) -> Iterator[Entry]:
+    """The log as the fold reads it, each entry's stream dice supplied as its outcome recorded them (the
+    outcome and the slots so supplied wait in `stored` for the comparison)."""
+    for number, raw in enumerate(lines, 1):
+        event = read_line(raw, number, number, checked=True)
+        entry, outcome = event.entry, event.outcome
+        supplied = _stream_dice(outcome, entry)
+        stored.append((outcome, frozenset(supplied)))
+        dice = {**supplied, **entry.dice}
+        yield Entry(version=entry.version, type=entry.type, data=entry.data, dice=dice, hash=entry.hash)
+
+
+def _stream_dice(outcome: dict[str, Any] | None, entry: StoredEntry) -> dict[str, list[Any]]:
+    """The recorded stream values by slot, for the slots the client did not supply itself."""
+    slots: dict[str, list[Any]] = {}
+    for roll in _stream_rolls(outcome):
+        if str(roll.get("slot")) not in entry.dice:
+            slots.setdefault(str(roll.get("slot")), []).append(roll.get("value"))
+    return slots
+
+
+def _stream_rolls(outcome: dict[str, Any] | None) -> list[dict[str, Any]]:
+    rolls = (outcome or {}).get("rolls") or []
+    return [r for r in rolls if isinstance(r, dict) and r.get("source") == "stream"]
+
+
+def _judge(
+    version: int,
+    fresh: dict[str, Any],
+    outcome: dict[str, Any] | None,
+    supplied: frozenset[str],
+    scan: Scan,
+    report: Report,
+) -> Finding | None:
+    """The stored outcome against the fresh one: its stream dice first (once the seed is known), then all."""
+    if outcome is None:
+        report.outcomes["pending"] += 1
+        return None
+    if scan.seed is not None:
+        finding = _check_rolls(version, outcome, stream_key(scan.seed, scan.client_seed), report)
+        if finding is not None:
+            return finding
+    for roll in fresh.get("rolls") or []:  # supplied from the record: they were drawn from the stream
+        if isinstance(roll, dict) and roll.get("slot") in supplied:
+            roll["source"] = "stream"
+    report.outcomes["compared"] += 1
+    if canonical_json(fresh) == canonical_json(outcome):
+        return None
+    differs = sorted(
+        k for k in {*fresh, *outcome} if canonical_json(fresh.get(k)) != canonical_json(outcome.get(k))
+    )
+    reason = f"the recorded outcome is not the one the rules give (differs in: {', '.join(differs)})"
+    return Finding(version=version, kind="outcome", reason=reason)
+
+
+def _check_rolls(version: int, outcome: dict[str, Any], key: bytes, report: Report) -> Finding | None:
+    for n, roll in enumerate(_stream_rolls(outcome)):  # the n-th stream die of a version is the n-th drawn
+        report.dice["checked_rolls"] += 1
+        expected = expected_roll(key, version, n, roll.get("die"))
+        if roll.get("value") != expected:
+            which = f"stream die {n} ({roll.get('slot')}, {roll.get('die')})"
+            reason = f"{which} is {roll.get('value')}; the seed gives {expected}"
+            return Finding(version=version, kind="dice", reason=reason)
+    return None
+
+
+def _public(found: Finding) -> dict[str, Any]:
+    return {"version": found.version, "kind": found.kind, "reason": found.reason, "line": found.line}

@@ -1,0 +1,29 @@
+"""The service's Prometheus metrics, each declared once (how they are exposed: telemetry/exposition.py).
+The API records appends, the workers what they fold; queue depth is read at scrape (service/metrics.py)."""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Histogram
+
+FAST = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)  # one Redis round trip
+SLOW = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 1800.0)  # a job, a lag
+
+COMMANDS = Counter(
+    "siege_commands",
+    "Commands folded, by ruleset, command type and outcome status (applied or rejected by the rules)",
+    ["ruleset", "type", "status"],
+)
+APPEND_SECONDS = Histogram(
+    "siege_append_seconds",
+    "Time the API spent appending one command to the log (the store's script round trip)",
+    ["ruleset"],
+    buckets=FAST,
+)
+PROJECTION_LAG_SECONDS = Histogram(
+    "siege_projection_lag_seconds",
+    "Age of the oldest command of each batch of outcomes a worker writes: append to outcome, worst case",
+    buckets=SLOW,
+)
+JOB_SECONDS = Histogram(
+    "siege_job_seconds", "Duration of worker jobs, by job and outcome", ["job", "outcome"], buckets=SLOW
+)

@@ -1,0 +1,128 @@
+"""Exports of worked battles and the ways a file can be tampered with, shared by the verifier, import and
+command-line tests."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from bench.scenarios import pathfinder_rounds
+from eventstore.chain import entry_hash
+from eventstore.protocol import GENESIS_HASH, EventStore, StoredEntry
+from service.export_format import ENTRY_FIELDS
+from tests.api.helpers import CLIMB_FIGHT, accepted, create_battle, fold
+
+Lines = list[bytes]
+ASSAULT = 10  # the version of CLIMB_FIGHT's assault, whose dice come from the battle's stream
+CONCLUDE = 11
+PLAYS: dict[str, Callable[[], list[dict[str, Any]]]] = {
+    "epic": lambda: list(CLIMB_FIGHT),
+    "pathfinder": lambda: list(pathfinder_rounds(2)),
+}
+
+
+def played(client: FlaskClient, store: EventStore, ruleset: str = "epic", *, conclude: bool = True) -> str:
+    battle_id = create_battle(client, ruleset=ruleset)
+    for command in [*PLAYS[ruleset](), *([{"type": "conclude"}] if conclude else [])]:
+        accepted(client, battle_id, command)
+    fold(store, battle_id)
+    return battle_id
+
+
+def exported(client: FlaskClient, battle_id: str, **headers: str) -> Lines:
+    answer = client.get(f"/battles/{battle_id}/export", headers=headers)
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    assert answer.mimetype == "application/x-ndjson"
+    return answer.get_data().splitlines(keepends=True)
+
+
+def event(lines: Lines, version: int) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(lines[version - 1])
+    return found
+
+
+def with_event(lines: Lines, version: int, edit: Callable[[dict[str, Any]], None]) -> Lines:
+    changed = event(lines, version)
+    edit(changed)
+    return [*lines[: version - 1], json.dumps(changed).encode() + b"\n", *lines[version:]]
+
+
+def rechained(lines: Lines) -> Lines:
+    """The lines with every hash recomputed, as a forger would: the chain holds again."""
+    prev_hash, out = GENESIS_HASH, []
+    for raw in lines:
+        changed = json.loads(raw)
+        fields = {name: changed["data"][name] for name in ENTRY_FIELDS}
+        entry = StoredEntry(**{**fields, "prev_hash": prev_hash})
+        digest = entry_hash(entry.version, entry, prev_hash)
+        changed["data"].update(prev_hash=prev_hash, hash=digest)
+        changed["id"] = prev_hash = digest
+        out.append(json.dumps(changed).encode() + b"\n")
+    return out
+
+
+def first_stream_roll(lines: Lines) -> tuple[int, dict[str, Any]]:
+    for version in range(1, len(lines) + 1):
+        rolls = event(lines, version)["data"]["outcome"]["rolls"]
+        stream = [roll for roll in rolls if roll["source"] == "stream"]
+        if stream:
+            return version, stream[0]
+    raise AssertionError("the battle drew no stream die")
+
+
+def _edit_die(lines: Lines) -> Lines:
+    version, roll = first_stream_roll(lines)
+
+    def bump(changed: dict[str, Any]) -> None:
+        for found in changed["data"]["outcome"]["rolls"]:
+            if found == roll:
+                found["value"] = roll["value"] % int(roll["die"].removeprefix("d")) + 1
+                return
+
+    return with_event(lines, version, bump)
+
+
+def _wrong_seed(lines: Lines) -> Lines:
+    conclude = len(lines)
+
+    def swap(changed: dict[str, Any]) -> None:
+        changed["data"]["outcome"]["result"]["server_seed"] = "ab" * 32
+
+    return with_event(lines, conclude, swap)
+
+
+# each tamper kind: how to make it, the version it is found at (given the file) and the kind reported
+TAMPERS: dict[str, tuple[Callable[[Lines], Lines], Callable[[Lines], int], str]] = {
+    "edited_data": (
+        lambda ls: with_event(ls, 3, lambda e: e["data"]["data"].update(caf=9)),
+        lambda ls: 3,
+        "chain",
+    ),
+    "edited_client_die": (
+        lambda ls: with_event(ls, 4, lambda e: e["data"]["dice"].update(extra=[6])),
+        lambda ls: 4,
+        "chain",
+    ),
+    "edited_stream_die": (_edit_die, lambda ls: first_stream_roll(ls)[0], "dice"),
+    "deleted_entry": (lambda ls: [*ls[:4], *ls[5:]], lambda ls: 5, "missing"),
+    "reordered_entries": (lambda ls: [*ls[:4], ls[5], ls[4], *ls[6:]], lambda ls: 5, "order"),
+    "duplicated_entry": (lambda ls: [*ls[:5], ls[4], *ls[5:]], lambda ls: 5, "duplicate"),
+    "wrong_seed": (_wrong_seed, len, "dice"),
+    "edited_outcome": (
+        lambda ls: with_event(ls, 6, lambda e: e["data"]["outcome"].update(status="rejected")),
+        lambda ls: 6,
+        "outcome",
+    ),
+}
+# files that cannot be verified at all: exit 2, or a 422 naming the line
+UNUSABLE: dict[str, Callable[[Lines], Lines]] = {
+    "truncated_line": lambda ls: [*ls[:-1], ls[-1][: len(ls[-1]) // 2]],
+    "not_json_lines": lambda ls: [b"<html>not an export</html>\n"],
+    "unknown_rules_version": lambda ls: rechained(
+        with_event(ls, 1, lambda e: e["data"]["data"].update(rules_version="0-unknown"))
+    ),
+    "empty": lambda ls: [],
+}
