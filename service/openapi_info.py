@@ -16,7 +16,7 @@ appends each to the battle's hash-chained log and folds it through the rules int
    examples show one of each type). The shape is checked at once (422, nothing appended); the rules judge
    legality later, so an illegal command is appended and its outcome is `rejected` with the spec's `reason`.
    Send an `Idempotency-Key` to retry safely and `If-Match` for optimistic concurrency.
-4. **Wait or stream**: `Prefer: wait=5` answers 200 with the outcome once it is folded, else 202 with
+4. **Wait or poll**: `Prefer: wait=5` answers 200 with the outcome once it is folded, else 202 with
    `Location: /battles/{id}/events/{v}` to poll (send its `ETag` back as `If-None-Match`: 304 until the
    outcome lands).
 5. **Read**: `GET /battles/{id}/events` pages through the log with each outcome (RFC 8288 `Link`),

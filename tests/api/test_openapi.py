@@ -127,7 +127,7 @@ def test_the_description_explains_the_flow_and_lists_every_problem_type(client: 
     spec = served(client)
     text = spec["info"]["description"]
 
-    for step in ("Create", "Tokens", "Command", "Wait or stream", "Read", "Audit"):
+    for step in ("Create", "Tokens", "Command", "Wait or poll", "Read", "Audit"):
         assert f"**{step}**" in text
     listed = {one["const"] for one in spec["components"]["schemas"]["ProblemType"]["oneOf"]}
     assert listed == {PROBLEM_BASE + slug for slug in PROBLEM_TYPES} | {"about:blank"}
