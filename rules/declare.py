@@ -75,6 +75,7 @@ class CommandSpec:
     dice: tuple[str, ...] = ()  # the slots it may draw from
     referee: bool = False  # only the GM may send it, whatever it names
     example: Mapping[str, JSON] | None = None  # a body (without `type`) for the docs
+    result: type | None = None  # the record its applied outcome's `result` holds (the docs read it)
 
 
 SPEC = "__command__"
@@ -98,9 +99,12 @@ def command(
     dice: tuple[str, ...] = (),
     referee: bool = False,
     example: Mapping[str, JSON] | None = None,
+    result: type | None = None,
 ) -> Callable[[type[T]], type[T]]:
     """Declare a record as the command `name` (spec §3)."""
-    spec = CommandSpec(name=name, doc=doc, phases=phases, dice=dice, referee=referee, example=example)
+    spec = CommandSpec(
+        name=name, doc=doc, phases=phases, dice=dice, referee=referee, example=example, result=result
+    )
 
     def declare(cls: type[T]) -> type[T]:
         setattr(cls, SPEC, spec)

@@ -1,8 +1,8 @@
 """Which result record each command type's applied outcome holds, and the members every result of a ruleset
 carries besides (its `finish_result`), read into JSON Schema components for the OpenAPI document.
 
-The handlers return `Outcome[Event]` whose `result` is any record, so the command → record table is declared
-here; a test fails when a command has no entry, and the worked examples check every result against it.
+Each command declares its record (`@command(result=...)`, rules/<ruleset>/commands.py); a command without
+one fails at import, and the worked examples check every result against it.
 """
 
 from __future__ import annotations
@@ -11,11 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from rules.epic import results as epic
+from rules.declare import spec_of
 from rules.epic.tables import Phase
 from rules.fold import CONCLUDE
-from rules.pathfinder import results as pathfinder
-from rules.pathfinder.shot import ShotResolved
+from rules.registry import get_ruleset
 from schemas.records import JSONSchema, RecordSchemas
 
 REF = "#/components/schemas/"
@@ -48,50 +47,17 @@ class PathfinderEveryResult:
     unused_dice: tuple[str, ...]
 
 
-RESULTS: dict[str, dict[str, type]] = {
-    "epic": {
-        "advance_phase": epic.PhaseAdvance,
-        "add_fortification": epic.FortificationPlaced,
-        "add_stand": epic.StandPlaced,
-        "give_order": epic.Ordered,
-        "move": epic.Moved,
-        "embark": epic.Boarding,
-        "disembark": epic.Boarding,
-        "climb": epic.ClimbMade,
-        "assault": epic.AssaultResolved,
-        "fire": epic.Shot,
-        "barrage": epic.BarrageFired,
-        "operate_gate": epic.GateWorked,
-        "repair": epic.RepairTried,
-        CONCLUDE: Concluded,
-    },
-    "pathfinder": {
-        "advance_round": pathfinder.RoundsAdvance,
-        "add_creature": pathfinder.CreatureJoined,
-        "move_creature": pathfinder.CreatureWhereabouts,
-        "place_engine": pathfinder.EngineSetUp,
-        "add_structure": pathfinder.StructureSetUp,
-        "assign_crew": pathfinder.CrewAtWork,
-        "set_wind": pathfinder.WindNow,
-        "cast_engine_spell": pathfinder.SpellCastOn,
-        "assemble": pathfinder.AssemblyTried,
-        "move_engine": pathfinder.EngineRelocated,
-        "load": pathfinder.LoadProgress,
-        "aim": pathfinder.AimProgress,
-        "fire": ShotResolved,
-        "observe": pathfinder.Observation,
-        "repair": pathfinder.RepairTried,
-        "disable": pathfinder.DisableTried,
-        "ram": ShotResolved,
-        "break": pathfinder.BreakTried,
-        "operate_gate": pathfinder.GateWorked,
-        "raise_bridge": pathfinder.BridgeRaising,
-        "use_corvus": pathfinder.CorvusUsed,
-        "dislodge_corvus": pathfinder.CorvusDislodged,
-        "crush": pathfinder.WheelCrushed,
-        CONCLUDE: Concluded,
-    },
-}
+def _declared(ruleset: str) -> dict[str, type]:
+    """Each command's result record as its `@command(result=...)` declares it, and `conclude`'s."""
+    commands = get_ruleset(ruleset).commands
+    declared = {name: spec_of(record).result for name, record in commands.items()}
+    missing = sorted(name for name, result in declared.items() if result is None)
+    if missing:
+        raise TypeError(f"{ruleset} commands declare no result record: {', '.join(missing)}")
+    return {**{name: result for name, result in declared.items() if result is not None}, CONCLUDE: Concluded}
+
+
+RESULTS: dict[str, dict[str, type]] = {name: _declared(name) for name in ("epic", "pathfinder")}
 EVERY_RESULT: dict[str, type] = {"epic": EpicEveryResult, "pathfinder": PathfinderEveryResult}
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rules.declare import CommandRecord, command, command_table, wire
+from rules.epic import results
 from rules.epic.state import Location
 from rules.epic.tables import (
     CLOSE_COMBAT,
@@ -26,6 +27,7 @@ GROUND = ("outside", "at_foot", "on", "inside")  # where `move` may go: boarding
 
 @command(
     "advance_phase",
+    result=results.PhaseAdvance,
     doc="Ends the current phase and starts the next (EP-TIME-01).",
     dice=("jam",),
     referee=True,
@@ -37,6 +39,7 @@ class AdvancePhase(CommandRecord):
 
 @command(
     "add_fortification",
+    result=results.FortificationPlaced,
     doc="Adds a section of the fortress: wall, tower, gate or blockhouse (EP-FORT-01).",
     referee=True,
     example={"id": "E1", "kind": "wall"},
@@ -65,6 +68,7 @@ class AddFortification(CommandRecord):
 
 @command(
     "add_stand",
+    result=results.StandPlaced,
     doc="Places a stand: infantry, war engine, vehicle or transport war engine (spec §3.3).",
     example={
         "id": "csm",
@@ -94,6 +98,7 @@ class AddStand(CommandRecord):
 
 @command(
     "give_order",
+    result=results.Ordered,
     doc="Gives a stand or a gate its secret order for the turn (EP-ORDER-01).",
     phases=ORDERS,
     example={"stand_id": "csm", "order": "charge"},
@@ -112,6 +117,7 @@ class GiveOrder(CommandRecord):
 
 @command(
     "move",
+    result=results.Moved,
     doc="Moves a stand on the ground, through a gate or a breach (EP-MOVE-01..04).",
     phases=MOVEMENT,
     example={"stand_id": "csm", "to": {"kind": "at_foot", "section_id": "E1"}, "distance_cm": 5},
@@ -128,6 +134,7 @@ class Move(CommandRecord):
 
 @command(
     "embark",
+    result=results.Boarding,
     doc="Boards a transport at the same location (EP-TOWER-01).",
     phases=MOVEMENT,
     example={"stand_id": "csm", "transport_id": "tower"},
@@ -143,6 +150,7 @@ class Embark(CommandRecord):
 
 @command(
     "disembark",
+    result=results.Boarding,
     doc="Leaves the transport the stand is aboard (EP-TOWER-01).",
     phases=MOVEMENT,
     example={"stand_id": "csm"},
@@ -154,6 +162,7 @@ class Disembark(CommandRecord):
 
 @command(
     "climb",
+    result=results.ClimbMade,
     doc="Declares a climb onto a section: a foothold at once, or a fight in close combat (EP-CLIMB).",
     phases=MOVEMENT,
     example={"stand_id": "csm", "section_id": "E1"},
@@ -166,6 +175,7 @@ class Climb(CommandRecord):
 
 @command(
     "assault",
+    result=results.AssaultResolved,
     doc="Resolves a pending climb or a war engine's assault on a section (EP-ASSAULT, EP-WARENGINE-01).",
     phases=CLOSE_COMBAT,
     dice=("attacker", "defender"),
@@ -197,6 +207,7 @@ class FireTarget:
 
 @command(
     "fire",
+    result=results.Shot,
     doc="One stand shoots one weapon at a section or a stand (EP-SHOOT, EP-SAVE).",
     phases=SHOOTING,
     dice=("to_hit", "save", "unit_save"),
@@ -219,6 +230,7 @@ class Fire(CommandRecord):
 
 @command(
     "barrage",
+    result=results.BarrageFired,
     doc="Stands fire one barrage at stands and sections (EP-BARRAGE).",
     phases=SHOOTING,
     dice=("to_hit", "save", "unit_save"),
@@ -251,6 +263,7 @@ class Barrage(CommandRecord):
 
 @command(
     "operate_gate",
+    result=results.GateWorked,
     doc="Opens or closes a gate under its order (EP-GATE-02..04).",
     phases=GATE_PHASES,
     dice=("jam",),
@@ -264,6 +277,7 @@ class OperateGate(CommandRecord):
 
 @command(
     "repair",
+    result=results.RepairTried,
     doc="Tries to free a jammed gate in the end phase (EP-GATE-05).",
     phases=END,
     dice=("repair",),

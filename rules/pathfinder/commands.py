@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rules.declare import CommandRecord, command, command_table, wire
+from rules.pathfinder import results
 from rules.pathfinder.shapes import (
     AMMUNITION_IDS,
     ANY_TARGET,
@@ -23,6 +24,7 @@ from rules.pathfinder.shapes import (
     StructureStartState,
     TelekineticAssembly,
 )
+from rules.pathfinder.shot import ShotResolved
 from rules.pathfinder.sizes import Size
 from rules.pathfinder.state import Armor, Inside, Saves, Skills, Square, Target, Wind
 
@@ -36,6 +38,7 @@ FIRE_DICE = (  # spec §3.13, §4: every kind of shot together
 
 @command(
     "advance_round",
+    result=results.RoundsAdvance,
     doc="Ends rounds: budgets reset and scheduled effects complete (PF-TIME-01..04).",
     referee=True,
     example={"rounds": 5},
@@ -47,6 +50,7 @@ class AdvanceRound(CommandRecord):
 
 @command(
     "add_creature",
+    result=results.CreatureJoined,
     doc="Adds a creature with its statistics, skills, feats and proficiencies (PF-GEN-08, PF-FEAT-01).",
     example={"id": "ogre", "size": "L", "ac": 17, "hp": 30, "position": {"x": 0, "y": 12}},
 )
@@ -77,6 +81,7 @@ class AddCreature(CommandRecord):
 
 @command(
     "move_creature",
+    result=results.CreatureWhereabouts,
     doc="Moves a creature, or puts it in or out of a gallery or siege tower (PF-ASSAULT-10).",
     example={"creature_id": "pusher", "inside": {"engine_id": "st4", "level": "lower"}},
 )
@@ -91,6 +96,7 @@ class MoveCreature(CommandRecord):
 
 @command(
     "place_engine",
+    result=results.EngineSetUp,
     doc="Places a catalog engine: masterwork, enchantment, armor, ram fittings, a starting state "
     "(PF-ENGINE-01, PF-MAGIC-02, PF-DEF-01..04, PF-ASSEMBLE-05).",
     example={
@@ -126,6 +132,7 @@ class PlaceEngine(CommandRecord):
 
 @command(
     "add_structure",
+    result=results.StructureSetUp,
     doc="Adds a wall square, gate or building (PF-STRUCT-01..04).",
     referee=True,
     example={"id": "g", "kind": "gate", "material": "wood", "size": "L", "position": {"x": 0, "y": 1}},
@@ -153,6 +160,7 @@ class AddStructure(CommandRecord):
 
 @command(
     "assign_crew",
+    result=results.CrewAtWork,
     doc="Gives an engine its crew and crew leader (PF-CREW-01..05).",
     example={"engine_id": "hb", "creature_ids": ["gunner", "helper"], "leader_id": "gunner"},
 )
@@ -165,6 +173,7 @@ class AssignCrew(CommandRecord):
 
 @command(
     "set_wind",
+    result=results.WindNow,
     doc="Sets the wind (PF-GEN-12).",
     referee=True,
     example={"level": "strong"},
@@ -176,6 +185,7 @@ class SetWind(CommandRecord):
 
 @command(
     "cast_engine_spell",
+    result=results.SpellCastOn,
     doc="Casts magic siege engine or its greater form on an engine (PF-MAGIC-04).",
     example={
         "engine_id": "hb",
@@ -194,6 +204,7 @@ class CastEngineSpell(CommandRecord):
 
 @command(
     "assemble",
+    result=results.AssemblyTried,
     doc="Workers assemble an engine, perhaps helped by telekinetic assembly (PF-ASSEMBLE-01..05).",
     dice=("check",),
     example={"engine_id": "cs", "worker_ids": ["w1", "w2", "w3"], "dice": {"check": [10, 10, 10]}},
@@ -214,6 +225,7 @@ class Assemble(CommandRecord):
 
 @command(
     "move_engine",
+    result=results.EngineRelocated,
     doc="Moves an engine with its crew, carried or as cargo (PF-MOVE-01..06).",
     example={"engine_id": "gal", "to": {"x": 0, "y": 3}},
 )
@@ -226,6 +238,7 @@ class MoveEngine(CommandRecord):
 
 @command(
     "load",
+    result=results.LoadProgress,
     doc="Crew members load an engine (PF-LOAD-01..03, PF-AMMO-01).",
     example={"engine_id": "hb", "contributors": [{"creature_id": "gunner"}, {"creature_id": "helper"}]},
 )
@@ -240,6 +253,7 @@ class Load(CommandRecord):
 
 @command(
     "aim",
+    result=results.AimProgress,
     doc="Crew members aim an engine at a target or a square (PF-AIM-01..05).",
     example={
         "engine_id": "hb",
@@ -258,6 +272,7 @@ class Aim(CommandRecord):
 
 @command(
     "fire",
+    result=ShotResolved,
     doc="Fires an engine: a direct, indirect, area or blast shot (PF-DIRECT, PF-INDIRECT, PF-SCATTER, "
     "PF-CRIT, PF-MISHAP, PF-MISFIRE, PF-AMMO, PF-ENGINE).",
     dice=FIRE_DICE,
@@ -283,6 +298,7 @@ class Fire(CommandRecord):
 
 @command(
     "observe",
+    result=results.Observation,
     doc="An observer reports a missed shot's landing (PF-INDIRECT-06).",
     example={"engine_id": "lc", "observer_id": "spotter"},
 )
@@ -294,6 +310,7 @@ class Observe(CommandRecord):
 
 @command(
     "repair",
+    result=results.RepairTried,
     doc="A creature repairs a broken or disabled engine (PF-REPAIR-01..04).",
     dice=("check",),
     example={
@@ -320,6 +337,7 @@ class Repair(CommandRecord):
 
 @command(
     "disable",
+    result=results.DisableTried,
     doc="A creature makes an engine inoperable or sabotages it (PF-DISABLE-01..03).",
     dice=("disable_rounds", "check"),
     example={
@@ -339,6 +357,7 @@ class Disable(CommandRecord):
 
 @command(
     "ram",
+    result=ShotResolved,
     doc="A ram attacks a creature, engine or structure (PF-ASSAULT-01..03).",
     dice=("attack", "confirm", "damage", "sabotage_minutes"),
     example={
@@ -357,6 +376,7 @@ class Ram(CommandRecord):
 
 @command(
     "break",
+    result=results.BreakTried,
     doc="A ram or a creature tries to break a structure (PF-STRUCT-07, PF-ASSAULT-04).",
     dice=("check", "sabotage_minutes"),
     example={"structure_id": "g", "engine_id": "ram", "charging": True, "dice": {"check": [4]}},
@@ -376,6 +396,7 @@ class Break(CommandRecord):
 
 @command(
     "operate_gate",
+    result=results.GateWorked,
     doc="Creatures open or close a gate (PF-STRUCT-08).",
     example={"structure_id": "lwg", "contributors": ["p1", "p2", "p3"]},
 )
@@ -389,6 +410,7 @@ class OperateGate(CommandRecord):
 
 @command(
     "raise_bridge",
+    result=results.BridgeRaising,
     doc="Creatures raise an assault bridge (PF-ASSAULT-05).",
     example={"engine_id": "br", "contributors": ["m1", "m2", "m3", "m4"]},
 )
@@ -402,6 +424,7 @@ class RaiseBridge(CommandRecord):
 
 @command(
     "use_corvus",
+    result=results.CorvusUsed,
     doc="Drops or resets a corvus (PF-ASSAULT-06).",
     dice=("check", "sabotage_minutes"),
     example={"engine_id": "cv", "action": "drop", "dice": {"check": [6]}},
@@ -415,6 +438,7 @@ class UseCorvus(CommandRecord):
 
 @command(
     "dislodge_corvus",
+    result=results.CorvusDislodged,
     doc="A creature tries to dislodge a deployed corvus, and its occupants may fall (PF-ASSAULT-07).",
     dice=("check", "save"),
     example={
@@ -439,6 +463,7 @@ class DislodgeCorvus(CommandRecord):
 
 @command(
     "crush",
+    result=results.WheelCrushed,
     doc="A crushing wheel rolls over creatures (PF-ASSAULT-11).",
     dice=("damage", "save", "sabotage_minutes"),
     example={"engine_id": "cw", "target_ids": ["v1"], "dice": {"damage": [3, 3, 3, 3], "save": [12]}},

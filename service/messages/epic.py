@@ -26,7 +26,7 @@ def target_of(command: Data) -> str:
     return str(target.get("section_id") or target.get("stand_id") or "–")
 
 
-@LINES.kind("advance_phase", r.PhaseAdvance, "next")
+@LINES.kind(r.PhaseAdvance, "next")
 def advance_phase(result: Data, command: Data) -> Line:
     turn = result["turn"]
     return "next", {
@@ -36,14 +36,14 @@ def advance_phase(result: Data, command: Data) -> Line:
     }
 
 
-@LINES.kind("add_fortification", r.FortificationPlaced, "added")
+@LINES.kind(r.FortificationPlaced, "added")
 def add_fortification(result: Data, command: Data) -> Line:
     section = result["section"]
     kind = Term(f"epic.kind.{section['kind']}")
     return "added", {"id": section["id"], "kind": kind, "va": section["fort_va"], "save": section["save"]}
 
 
-@LINES.kind("add_stand", r.StandPlaced, "added")
+@LINES.kind(r.StandPlaced, "added")
 def add_stand(result: Data, command: Data) -> Line:
     stand = result["stand"]
     return "added", {
@@ -55,12 +55,12 @@ def add_stand(result: Data, command: Data) -> Line:
     }
 
 
-@LINES.kind("give_order", r.Ordered, "given")
+@LINES.kind(r.Ordered, "given")
 def give_order(result: Data, command: Data) -> Line:
     return "given", {"target": result["target"], "order": Term(f"epic.order.{result['order']}")}
 
 
-@LINES.kind("move", r.Moved, "moved", "via")
+@LINES.kind(r.Moved, "moved", "via")
 def move(result: Data, command: Data) -> Line:
     params = {
         "stand": command.get("stand_id"),
@@ -72,18 +72,18 @@ def move(result: Data, command: Data) -> Line:
     return ("via" if result["via"] else "moved"), params
 
 
-@LINES.kind("embark", r.Boarding, "embarked")
+@LINES.kind(r.Boarding, "embarked")
 def embark(result: Data, command: Data) -> Line:
     return "embarked", {"stand": result["stand_id"], "transport": result["transport_id"]}
 
 
-@LINES.kind("disembark", r.Boarding, "disembarked")
+@LINES.kind(r.Boarding, "disembarked")
 def disembark(result: Data, command: Data) -> Line:
     where = location(result["location"])
     return "disembarked", {"stand": result["stand_id"], "transport": result["transport_id"], "where": where}
 
 
-@LINES.kind("climb", r.ClimbMade, "foothold", "defended", "undefended")
+@LINES.kind(r.ClimbMade, "foothold", "defended", "undefended")
 def climb(result: Data, command: Data) -> Line:
     params = {
         "stand": result["stand_id"],
@@ -97,7 +97,6 @@ def climb(result: Data, command: Data) -> Line:
 
 
 @LINES.kind(
-    "assault",
     r.AssaultResolved,
     "fight",
     "fight_losses",
@@ -130,7 +129,6 @@ def assault(result: Data, command: Data) -> Line:
 
 
 @LINES.kind(
-    "fire",
     r.Shot,
     "miss",
     "section_saved",
@@ -163,7 +161,7 @@ def fire(result: Data, command: Data) -> Line:
     return ("stand_saved" if result["unit_save"] else "stand_survives"), params
 
 
-@LINES.kind("barrage", r.BarrageFired, "destroyed", "nothing")
+@LINES.kind(r.BarrageFired, "destroyed", "nothing")
 def barrage(result: Data, command: Data) -> Line:
     fallen = [*result["destroyed_stands"], *(s["section_id"] for s in result["sections"] if s["destroyed"])]
     hits = sum(1 for s in result["stands"] if s["hit"]) + sum(
@@ -179,13 +177,13 @@ def barrage(result: Data, command: Data) -> Line:
     return ("destroyed" if fallen else "nothing"), params
 
 
-@LINES.kind("operate_gate", r.GateWorked, "open", "close", "jammed")
+@LINES.kind(r.GateWorked, "open", "close", "jammed")
 def operate_gate(result: Data, command: Data) -> Line:
     params = {"gate": result["gate_id"], "jam": result["jam"]}
     return ("jammed" if result["jammed"] and not result["performed"] else result["action"]), params
 
 
-@LINES.kind("repair", r.RepairTried, "repaired", "still_jammed")
+@LINES.kind(r.RepairTried, "repaired", "still_jammed")
 def repair(result: Data, command: Data) -> Line:
     return ("repaired" if result["repaired"] else "still_jammed"), {
         "gate": result["gate_id"],

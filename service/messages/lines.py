@@ -69,15 +69,18 @@ class Kind:
 
 
 class Lines:
-    """One ruleset's summaries: `@lines.kind("climb", ClimbMade, "foothold", …)` on a function
-    `(result, command) -> (variant, params)`."""
+    """One ruleset's summaries: `@lines.kind(ClimbMade, "foothold", …)` on a function named after the command
+    it tells (`def climb(result, command) -> (variant, params)`; `break_` for `break`, a Python keyword), so a
+    command is named once, by its record, and its summary goes by the same name."""
 
     def __init__(self, ruleset: str) -> None:
         self.ruleset = ruleset
         self.kinds: dict[str, Kind] = {}
 
-    def kind(self, command: str, result: type, *variants: str) -> Callable[[Render], Render]:
+    def kind(self, result: type, *variants: str) -> Callable[[Render], Render]:
         def register(function: Render) -> Render:
+            command = function.__name__.removesuffix("_")
+
             def line(result_data: Data, command_data: Data) -> Line:
                 variant, params = function(result_data, command_data)
                 if variant not in variants:

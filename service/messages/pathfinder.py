@@ -26,7 +26,7 @@ def check(value: Data | None) -> dict[str, Param]:
     return {"total": value.get("total"), "dc": value.get("target_number")}
 
 
-@LINES.kind("advance_round", r.RoundsAdvance, "advanced")
+@LINES.kind(r.RoundsAdvance, "advanced")
 def advance_round(result: Data, command: Data) -> Line:
     params = {
         "before": result["round_before"],
@@ -36,12 +36,12 @@ def advance_round(result: Data, command: Data) -> Line:
     return "advanced", params
 
 
-@LINES.kind("add_creature", r.CreatureJoined, "added")
+@LINES.kind(r.CreatureJoined, "added")
 def add_creature(result: Data, command: Data) -> Line:
     return "added", {"id": result["creature_id"], "square": square(command.get("position"))}
 
 
-@LINES.kind("move_creature", r.CreatureWhereabouts, "moved", "inside")
+@LINES.kind(r.CreatureWhereabouts, "moved", "inside")
 def move_creature(result: Data, command: Data) -> Line:
     inside = result["inside"]
     params = {"id": result["creature_id"], "square": square(result["position"]), "engine": None}
@@ -51,7 +51,7 @@ def move_creature(result: Data, command: Data) -> Line:
     return "moved", params
 
 
-@LINES.kind("place_engine", r.EngineSetUp, "assembled", "unassembled")
+@LINES.kind(r.EngineSetUp, "assembled", "unassembled")
 def place_engine(result: Data, command: Data) -> Line:
     params = {
         "id": result["engine_id"],
@@ -64,14 +64,14 @@ def place_engine(result: Data, command: Data) -> Line:
     return ("assembled" if result["assembled"] else "unassembled"), params
 
 
-@LINES.kind("add_structure", r.StructureSetUp, "added")
+@LINES.kind(r.StructureSetUp, "added")
 def add_structure(result: Data, command: Data) -> Line:
     kind = Term(f"pathfinder.structure.{result['kind']}")
     params = {"id": result["structure_id"], "kind": kind, "ac": result["ac"], "hardness": result["hardness"]}
     return "added", {**params, "hp": result["hp"]}
 
 
-@LINES.kind("assign_crew", r.CrewAtWork, "crewed", "no_status")
+@LINES.kind(r.CrewAtWork, "crewed", "no_status")
 def assign_crew(result: Data, command: Data) -> Line:
     params = {
         "engine": command.get("engine_id"),
@@ -83,13 +83,13 @@ def assign_crew(result: Data, command: Data) -> Line:
     return ("crewed" if result["crew_status"] else "no_status"), params
 
 
-@LINES.kind("set_wind", r.WindNow, "set", "tornado")
+@LINES.kind(r.WindNow, "set", "tornado")
 def set_wind(result: Data, command: Data) -> Line:
     params = {"wind": Term(f"pathfinder.wind.{result['wind']}"), "modifier": result["siege_modifier"]}
     return ("tornado" if result["siege_modifier"] is None else "set"), params
 
 
-@LINES.kind("cast_engine_spell", r.SpellCastOn, "cast")
+@LINES.kind(r.SpellCastOn, "cast")
 def cast_engine_spell(result: Data, command: Data) -> Line:
     params = {
         "spell": Term(f"pathfinder.spell.{command.get('spell')}"),
@@ -100,12 +100,12 @@ def cast_engine_spell(result: Data, command: Data) -> Line:
     return "cast", params
 
 
-@LINES.kind("assemble", r.AssemblyTried, "assembled", "assembled_double_time", "failed")
+@LINES.kind(r.AssemblyTried, "assembled", "assembled_double_time", "failed")
 def assemble(result: Data, command: Data) -> Line:
     return result["result"], {"engine": command.get("engine_id"), "round": result["completes_at_round"]}
 
 
-@LINES.kind("move_engine", r.EngineRelocated, "moved")
+@LINES.kind(r.EngineRelocated, "moved")
 def move_engine(result: Data, command: Data) -> Line:
     params = {
         "engine": command.get("engine_id"),
@@ -115,7 +115,7 @@ def move_engine(result: Data, command: Data) -> Line:
     return "moved", params
 
 
-@LINES.kind("load", r.LoadProgress, "loaded", "progress")
+@LINES.kind(r.LoadProgress, "loaded", "progress")
 def load(result: Data, command: Data) -> Line:
     params = {
         "engine": command.get("engine_id"),
@@ -126,7 +126,7 @@ def load(result: Data, command: Data) -> Line:
     return ("loaded" if result["loaded"] else "progress"), params
 
 
-@LINES.kind("aim", r.AimProgress, "aimed", "progress")
+@LINES.kind(r.AimProgress, "aimed", "progress")
 def aim(result: Data, command: Data) -> Line:
     params = {
         "engine": command.get("engine_id"),
@@ -139,7 +139,6 @@ def aim(result: Data, command: Data) -> Line:
 
 
 @LINES.kind(
-    "fire",
     ShotResolved,
     "exploded",
     "misfire",
@@ -157,7 +156,7 @@ def fire(result: Data, command: Data) -> Line:
     return shot(result, command.get("engine_id"), target_name(command.get("target")))
 
 
-@LINES.kind("ram", ShotResolved, "hit", "critical", "miss", "mishap")
+@LINES.kind(ShotResolved, "hit", "critical", "miss", "mishap")
 def ram(result: Data, command: Data) -> Line:
     return shot(result, command.get("engine_id"), target_name(command.get("target")))
 
@@ -200,7 +199,7 @@ def _verdict(result: Data, scattered: bool) -> str:
     return "hit" if result["damage"] else "hit_no_damage"
 
 
-@LINES.kind("observe", r.Observation, "reported")
+@LINES.kind(r.Observation, "reported")
 def observe(result: Data, command: Data) -> Line:
     params = {
         "observer": command.get("observer_id"),
@@ -211,7 +210,7 @@ def observe(result: Data, command: Data) -> Line:
     return "reported", params
 
 
-@LINES.kind("repair", r.RepairTried, "success", "failure")
+@LINES.kind(r.RepairTried, "success", "failure")
 def repair(result: Data, command: Data) -> Line:
     params = {
         "by": command.get("by"),
@@ -221,7 +220,7 @@ def repair(result: Data, command: Data) -> Line:
     return ("success" if result["success"] else "failure"), {**params, **check(result["check"])}
 
 
-@LINES.kind("disable", r.DisableTried, "success", "failure")
+@LINES.kind(r.DisableTried, "success", "failure")
 def disable(result: Data, command: Data) -> Line:
     params = {
         "by": command.get("by"),
@@ -234,7 +233,7 @@ def disable(result: Data, command: Data) -> Line:
     return ("success" if result["success"] else "failure"), params
 
 
-@LINES.kind("break", r.BreakTried, "broken", "holds")
+@LINES.kind(r.BreakTried, "broken", "holds")
 def break_(result: Data, command: Data) -> Line:
     params = {
         "who": command.get("by") or command.get("engine_id"),
@@ -245,7 +244,7 @@ def break_(result: Data, command: Data) -> Line:
     return ("broken" if result["success"] else "holds"), params
 
 
-@LINES.kind("operate_gate", r.GateWorked, "opened", "closed", "progress")
+@LINES.kind(r.GateWorked, "opened", "closed", "progress")
 def operate_gate(result: Data, command: Data) -> Line:
     params = {
         "gate": command.get("structure_id"),
@@ -257,7 +256,7 @@ def operate_gate(result: Data, command: Data) -> Line:
     return ("opened" if result["open"] else "closed"), params
 
 
-@LINES.kind("raise_bridge", r.BridgeRaising, "raised", "progress")
+@LINES.kind(r.BridgeRaising, "raised", "progress")
 def raise_bridge(result: Data, command: Data) -> Line:
     params = {
         "engine": command.get("engine_id"),
@@ -267,7 +266,7 @@ def raise_bridge(result: Data, command: Data) -> Line:
     return ("raised" if result["raised"] else "progress"), params
 
 
-@LINES.kind("use_corvus", r.CorvusUsed, "reset", "dropped", "failed")
+@LINES.kind(r.CorvusUsed, "reset", "dropped", "failed")
 def use_corvus(result: Data, command: Data) -> Line:
     params = {"engine": command.get("engine_id"), **check(result["check"])}
     if result["check"] is None:
@@ -275,7 +274,7 @@ def use_corvus(result: Data, command: Data) -> Line:
     return ("dropped" if result["success"] else "failed"), params
 
 
-@LINES.kind("dislodge_corvus", r.CorvusDislodged, "destroyed", "dislodged", "holds")
+@LINES.kind(r.CorvusDislodged, "destroyed", "dislodged", "holds")
 def dislodge_corvus(result: Data, command: Data) -> Line:
     params = {"engine": command.get("engine_id"), "by": command.get("by"), **check(result["check"])}
     params["dc"] = result["dc"]
@@ -284,7 +283,7 @@ def dislodge_corvus(result: Data, command: Data) -> Line:
     return ("dislodged" if result["success"] else "holds"), params
 
 
-@LINES.kind("crush", r.WheelCrushed, "crushed")
+@LINES.kind(r.WheelCrushed, "crushed")
 def crush(result: Data, command: Data) -> Line:
     params = {
         "engine": command.get("engine_id"),
