@@ -11,6 +11,7 @@ from eventstore.drift import compare_outcomes
 from eventstore.paging import history
 from eventstore.protocol import EventStore, StoredEntry
 from rules.history import battle_seeds, fold_history
+from rules.undo import Rewinder
 from service.audit_dice import Revealed, check_dice
 
 
@@ -53,7 +54,9 @@ def audit(store: EventStore, battle_id: str, created: StoredEntry, max_entries: 
 def check_replay(store: EventStore, battle_id: str, created: StoredEntry, upto: int) -> ReplayCheck:
     """Fold 1..upto afresh and compare each outcome with the stored one; unprojected ones are pending."""
     seeds = battle_seeds(store.secret(battle_id), created.data)  # out of the try: no finding about the log
-    fresh = fold_history(None, history(store, battle_id, upto=upto), lambda: seeds)
+    # an undo's earlier state is folded again from the log too: the audit trusts no stored state
+    rewind = Rewinder(lambda a, b: history(store, battle_id, after=a, upto=b), lambda: seeds)
+    fresh = fold_history(None, history(store, battle_id, upto=upto), lambda: seeds, rewind)
     compared = pending = version = 0
     first: dict[str, Any] | None = None
     revealed: Revealed | None = None

@@ -8,8 +8,9 @@ from typing import Any
 from eventstore.canonical import canonical_json
 from eventstore.paging import history
 from eventstore.protocol import EventStore, Projection, StoredEntry
-from rules.fold import Battle, decode_battle, encode_battle
+from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, state_after
+from rules.undo import from_snapshots
 from service.problems import Problem
 
 
@@ -56,6 +57,19 @@ def _fold(
     store: EventStore, created: StoredEntry, battle_id: str, battle: Battle[Any] | None, target: int
 ) -> Battle[Any]:
     entries = history(store, battle_id, after=battle.version if battle else 0, upto=target)
-    folded = state_after(battle, entries, lambda: battle_seeds(store.secret(battle_id), created.data))
+
+    def seeds() -> Seeds:
+        return battle_seeds(store.secret(battle_id), created.data)
+
+    rewind = from_snapshots(
+        lambda a, b: history(store, battle_id, after=a, upto=b),
+        seeds,
+        lambda v: _state_text(store.snapshot_at_or_before(battle_id, v)),
+    )
+    folded = state_after(battle, entries, seeds, rewind)
     assert folded is not None, "a battle always has version 1"
     return folded
+
+
+def _state_text(stored: Projection | None) -> str | None:
+    return stored.state if stored is not None else None
