@@ -61,7 +61,8 @@ class Preview:
     tally: Tally
 
     def to_wire(self) -> dict[str, JSON]:
-        return {"exact": self.exact, "samples": self.samples, **self.tally.to_wire(self.exact, self.samples)}
+        tallied = self.tally.to_wire(self.exact, self.samples)
+        return {"exact": self.exact, "samples": self.samples, **{k: _rounded(v) for k, v in tallied.items()}}
 
 
 def preview(
@@ -149,3 +150,14 @@ def _next_path(path: list[tuple[int, int]]) -> list[int] | None:
         if value < sides:
             return [v for v, _s in path[:i]] + [value + 1]
     return None
+
+
+def _rounded(value: JSON) -> JSON:
+    """Floats to 12 decimals: sums of path probabilities carry float noise (0.9999999999999682) below that."""
+    if isinstance(value, float):
+        return round(value, 12)
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value
