@@ -5,21 +5,24 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.codec import JSON
+from rules.codec import JSON, encode
+from rules.declare import CommandRecord
 from rules.dice import Dice, stream_die
+from rules.errors import Rejected
 from rules.fold import Battle, Entry, Rewind, Seeds, step
 from rules.preview_fields import Tally
+from rules.registry import get_ruleset
 
 EXHAUSTIVE_LEAVES = 5000  # a tree of at most this many paths is walked whole
 SAMPLES = 2000  # otherwise this many random paths
 # fixed, so a preview is repeatable, and never the battle's: a preview reveals no die of the battle's stream
 SAMPLE_KEY = hashlib.sha256(b"siege-rules preview samples").digest()
 PROBE = 64  # first samples, whose mean product of faces estimates the tree's paths (Knuth's estimator)
-SURELY_LARGE = 4 * EXHAUSTIVE_LEAVES  # an estimate past this skips the walk: it would overflow anyway
+SURELY_LARGE = 3 * EXHAUSTIVE_LEAVES // 2  # an estimate past this skips the walk: it would overflow anyway
 NO_SEEDS = Seeds(server_seed=b"")  # what the fold sees of the battle's seeds in a preview: nothing
 
 
@@ -65,28 +68,55 @@ class Preview:
         return {"exact": self.exact, "samples": self.samples, **{k: _rounded(v) for k, v in tallied.items()}}
 
 
+Decide = Callable[[Dice], dict[str, JSON]]  # one path's outcome: status, reason, result
+
+
+def decider(battle: Battle[Any], entry: Entry, rewind: Rewind | None) -> Decide:
+    """What each path runs: the ruleset's `decide` on the command parsed once, when the fold's checks before
+    any die (concluded, known type, parse, fields) pass; else the whole fold step, which refuses it alike.
+    The result is `decide`'s own, before the fold adds the turn, phase or round and the dice used."""
+    ruleset = get_ruleset(battle.ruleset)
+    try:
+        command = ruleset.parse(entry.type, entry.data) if entry.type in ruleset.commands else None
+    except Rejected:
+        command = None
+    if command is None or battle.concluded or (isinstance(command, CommandRecord) and command.invalid()):
+        return lambda dice: step(battle, entry, NO_SEEDS, rewind, dice=dice)[1]
+
+    def decide(dice: Dice) -> dict[str, JSON]:
+        try:
+            decided = ruleset.decide(command, battle.game, dice)
+            dice.check_counts()
+        except Rejected as refusal:
+            return {"status": "rejected", "reason": refusal.reason, "result": None}
+        return {"status": "applied", "reason": None, "result": encode(decided.result)}
+
+    return decide
+
+
 def preview(
     battle: Battle[Any], kind: str, data: Mapping[str, JSON], rewind: Rewind | None = None
 ) -> Preview:
     """`kind` with `data` decided after `battle`'s head over every die it could draw."""
     entry = Entry(version=battle.version + 1, type=kind, data=data, dice={})
-    sampler = Sampler(battle, entry, rewind)
+    decide = decider(battle, entry, rewind)
+    sampler = Sampler(decide)
     estimate = sampler.run(PROBE)
     if estimate <= SURELY_LARGE:
-        walked = _walk(battle, entry, rewind)
+        walked = _walk(decide)
         if walked is not None:
             return walked
     sampler.run(SAMPLES - PROBE)
     return Preview(exact=False, samples=SAMPLES, tally=sampler.tally)
 
 
-def _walk(battle: Battle[Any], entry: Entry, rewind: Rewind | None) -> Preview | None:
+def _walk(decide: Decide) -> Preview | None:
     """Depth first over the faces of each die a path draws; None past EXHAUSTIVE_LEAVES paths."""
     tally, leaves = Tally(), 0
     forced: list[int] | None = []
     while forced is not None:
         dice = PathDice(forced, None)
-        _battle, outcome = step(battle, entry, NO_SEEDS, rewind, dice=dice)
+        outcome = decide(dice)
         leaves += 1
         if leaves > EXHAUSTIVE_LEAVES:
             return None
@@ -99,8 +129,8 @@ class Sampler:
     """Random paths, each die uniform; a path already met is not decided again: the tree it learnt (a
     prefix's number of faces, or the outcome a whole path gave) answers."""
 
-    def __init__(self, battle: Battle[Any], entry: Entry, rewind: Rewind | None) -> None:
-        self._battle, self._entry, self._rewind = battle, entry, rewind
+    def __init__(self, decide: Decide) -> None:
+        self._decide = decide
         self._rng = Draws()
         self._sides: dict[tuple[int, ...], int] = {}  # a prefix -> faces of the die drawn next
         self._leaves: dict[tuple[int, ...], dict[str, JSON]] = {}  # a whole path -> its outcome
@@ -129,7 +159,7 @@ class Sampler:
 
     def _decided(self, forced: list[int]) -> tuple[list[tuple[int, int]], dict[str, JSON]]:
         dice = PathDice(forced, self._rng)
-        _battle, outcome = step(self._battle, self._entry, NO_SEEDS, self._rewind, dice=dice)
+        outcome = self._decide(dice)
         for n, (_value, sides) in enumerate(dice.path):
             self._sides[tuple(v for v, _s in dice.path[:n])] = sides
         self._leaves[tuple(v for v, _s in dice.path)] = outcome

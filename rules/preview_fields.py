@@ -10,7 +10,7 @@ from rules.codec import JSON
 
 MAX_FIELDS = 64  # dotted paths kept per preview, first seen first: bounds the answer
 MAX_DEPTH = 4  # nesting walked into a result
-MAX_ITEMS = 8  # items of a list walked into
+MAX_ITEMS = 4  # items of a list walked into
 MAX_VALUES = 50  # distinct values kept per categorical field; the rest count as "other"
 MAX_BUCKETS = 200
 SKIPPED = frozenset({"dice", "dice_used", "unused_dice"})  # the dice themselves decide nothing further
@@ -25,6 +25,7 @@ class Tally:
         self.status: dict[str, float] = {"applied": 0.0, "rejected": 0.0}
         self.reasons: dict[str, float] = {}
         self.fields: dict[str, dict[Any, float]] = {}
+        self._paths: list[tuple[str, tuple[str | int, ...]]] = []  # the fields' paths, split
 
     def add(self, outcome: dict[str, JSON], p: float) -> None:
         status = str(outcome["status"])
@@ -33,12 +34,15 @@ class Tally:
             reason = str(outcome["reason"])
             self.reasons[reason] = self.reasons.get(reason, 0.0) + p
             return
-        for path, value in leaves(outcome["result"]):
+        result = outcome["result"]
+        found = _known(result, self._paths) if len(self.fields) >= MAX_FIELDS else leaves(result)
+        for path, value in found:
             values = self.fields.get(path)
             if values is None:
                 if len(self.fields) >= MAX_FIELDS:
                     continue
                 values = self.fields[path] = {}
+                self._paths.append((path, _steps(path)))
             key = value if value in values or len(values) < MAX_VALUES else "other"
             values[key] = values.get(key, 0.0) + p
 
@@ -64,6 +68,26 @@ def leaves(value: JSON, path: str = "", depth: int = 0) -> Iterator[tuple[str, J
                 yield from leaves(item, f"{path}.{index}", depth + 1)
     elif path:
         yield path, value
+
+
+def _steps(path: str) -> tuple[str | int, ...]:
+    return tuple(int(part) if part.isdigit() else part for part in path.split("."))
+
+
+def _known(result: JSON, paths: list[tuple[str, tuple[str | int, ...]]]) -> Iterator[tuple[str, JSON]]:
+    """The leaves at the paths already kept: once MAX_FIELDS are known no other path can join."""
+    for path, steps in paths:
+        value: Any = result
+        for part in steps:
+            if (isinstance(part, int) and isinstance(value, list) and part < len(value)) or (
+                isinstance(value, dict) and part in value
+            ):
+                value = value[part]
+            else:
+                break
+        else:
+            if not isinstance(value, dict | list):
+                yield path, value
 
 
 def describe(values: dict[Any, float], samples: int | None) -> dict[str, JSON]:
