@@ -79,9 +79,9 @@ def _known(result: JSON, paths: list[tuple[str, tuple[str | int, ...]]]) -> Iter
     for path, steps in paths:
         value: Any = result
         for part in steps:
-            if (isinstance(part, int) and isinstance(value, list) and part < len(value)) or (
-                isinstance(value, dict) and part in value
-            ):
+            if isinstance(part, int) and isinstance(value, list) and part < len(value):  # noqa: SIM114 (mypy narrows apart)
+                value = value[part]
+            elif isinstance(value, dict) and part in value:
                 value = value[part]
             else:
                 break
