@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from rules.preview import EXHAUSTIVE_LEAVES, SAMPLES, preview
+from tests.examples.test_epic_examples import defended_east_wall
 from tests.harness import RulesTable
-from tests.rules.epic.given import advance, advance_to, at_foot, climb, on, order, section, stand
+from tests.rules.epic.given import advance_to, order, section, stand
 from tests.rules.pathfinder.given import at, creature, crew, engine, setup, skill
 
 LASCANNON = {"id": "lascannon", "to_hit": 2, "save_modifier": -2}
@@ -28,15 +29,9 @@ def odds(table: RulesTable, command: dict[str, Any]) -> dict[str, Any]:
 
 def defended_wall() -> RulesTable:
     """EX-EP-01 steps 1–4: csm (caf 3) climbs onto the Goffs' (caf 2) wall; the assault is next."""
-    t = RulesTable("epic")
-    section(t, "E1")
-    stand(t, "goff", side="defender", caf=2, location=on("E1"))
-    stand(t, "csm", caf=3, location=at_foot("E1"))
-    order(t, "csm", "charge")
-    advance(t)
-    climb(t, "csm", "E1")
-    advance_to(t, "close_combat")
-    return t
+    table = defended_east_wall(RulesTable)
+    assert isinstance(table, RulesTable)
+    return table
 
 
 @pytest.mark.example("EX-EP-01")
