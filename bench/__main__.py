@@ -10,7 +10,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench import measures
+from bench import measures, previews
 from bench.measures import Row
 from bench.stack import running
 
@@ -65,6 +65,8 @@ def run_all(bench: measures.Bench, *, seconds: float, battles: int, entries: int
     rows.append(measures.fold_mixed(bench, "pathfinder", args_mixed(entries)))
     say("replay memory")
     rows.append(measures.replay_memory(bench, hot_id))
+    say("previews: every command the spec's examples send with dice")
+    rows.append(previews.row())
     return rows
 
 

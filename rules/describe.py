@@ -9,7 +9,7 @@ from typing import Any
 from rules.codec import JSON, encode
 from rules.declare import plan, spec_of
 from rules.dice import MAX_VALUES_PER_SLOT
-from rules.fold import CONCLUDE
+from rules.fold import CONCLUDE, UNDO
 from rules.jsonschema import DIALECT, command_schema, field_schema
 from rules.ruleset import Ruleset
 
@@ -24,6 +24,7 @@ def describe(ruleset: Ruleset[Any, Any, Any]) -> dict[str, JSON]:
         "commands": {
             **{name: _command(ruleset, record, dice) for name, record in ruleset.commands.items()},
             CONCLUDE: _conclude(dice),
+            UNDO: _undo(dice),
         },
         "dice_slots": {name: _slot(ruleset, name) for name in ruleset.slots},
         "options": _options(ruleset),
@@ -58,16 +59,29 @@ def _command(ruleset: Ruleset[Any, Any, Any], record: type, dice: JSON) -> dict[
 def _conclude(dice: JSON) -> dict[str, JSON]:
     """`conclude` is every ruleset's, handled by the fold itself (rules/fold.py)."""
     doc = "Ends the battle and reveals the dice seed, so anyone can recompute every roll (DESIGN §3.4)."
+    return _fold_command(CONCLUDE, doc, dice)
+
+
+def _undo(dice: JSON) -> dict[str, JSON]:
+    """`undo` is every ruleset's too: the fold restores the state before the latest undoable command."""
+    doc = (
+        "Cancels the latest applied command that is neither an undo nor undone yet: the log keeps both, the "
+        "state is as if it never happened, the outcome names `undone_version`; no redo (send it again)."
+    )
+    return _fold_command(UNDO, doc, dice)
+
+
+def _fold_command(name: str, doc: str, dice: JSON) -> dict[str, JSON]:
     body: dict[str, JSON] = {
         "$schema": DIALECT,
-        "title": CONCLUDE,
+        "title": name,
         "description": doc,
         "type": "object",
-        "properties": {"type": {"const": CONCLUDE}, "dice": dice},
+        "properties": {"type": {"const": name}, "dice": dice},
         "required": ["type"],
         "additionalProperties": False,
     }
-    example: dict[str, JSON] = {"type": CONCLUDE}
+    example: dict[str, JSON] = {"type": name}
     return {"doc": doc, "phases": [], "dice": [], "referee_only": True, "body": body, "example": example}
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -17,6 +17,8 @@ from rules.ruleset import Ruleset
 S = TypeVar("S")
 BATTLE_CREATED = "battle_created"
 CONCLUDE = "conclude"
+UNDO = "undo"
+Rewind = Callable[[int], "Battle[Any]"]  # the battle as it stood at an earlier version (rules/undo.py)
 
 
 class LogEntry(Protocol):
@@ -70,24 +72,38 @@ class Battle(Generic[S]):
     concluded: bool
     dice_commitment: str
     game: S
+    # the latest applied command an `undo` would cancel (0: none); the battle at `undoable - 1` holds the
+    # one before it, so the undo stack is a chain through earlier states and the header stays one int
+    undoable: int = 0
 
 
 def project(
-    battle: Battle[Any] | None, entries: Iterable[LogEntry], seeds: Seeds
+    battle: Battle[Any] | None, entries: Iterable[LogEntry], seeds: Seeds, rewind: Rewind | None = None
 ) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
-    """Fold entries onto `battle` (None before version 1), yielding each new state and its outcome."""
+    """Fold entries onto `battle` (None before version 1), yielding each new state and its outcome;
+    `rewind` is asked for an earlier state only by an `undo`."""
     for entry in entries:
-        battle, outcome = step(battle, entry, seeds)
+        battle, outcome = step(battle, entry, seeds, rewind)
         yield battle, outcome
 
 
-def step(battle: Battle[Any] | None, entry: LogEntry, seeds: Seeds) -> tuple[Battle[Any], dict[str, JSON]]:
+def step(
+    battle: Battle[Any] | None,
+    entry: LogEntry,
+    seeds: Seeds,
+    rewind: Rewind | None = None,
+    *,
+    dice: Dice | None = None,
+) -> tuple[Battle[Any], dict[str, JSON]]:
+    """One entry folded; `dice` replaces the battle's own (a preview walks the possible dice with it)."""
     if battle is None:
         return _create(entry)
     if battle.version + 1 != entry.version:
         raise ValueError(f"fold expected version {battle.version + 1}, got {entry.version}")
+    if entry.type == UNDO and not battle.concluded:
+        return _undo(battle, entry, rewind)
     ruleset = get_ruleset(battle.ruleset)
-    dice = Dice(key=seeds.key, version=entry.version, supplied=entry.dice)
+    dice = dice or Dice(key=seeds.key, version=entry.version, supplied=entry.dice)
     try:
         game, result, events = _decide(ruleset, battle, entry, dice, seeds)
         dice.check_counts()
@@ -96,12 +112,29 @@ def step(battle: Battle[Any] | None, entry: LogEntry, seeds: Seeds) -> tuple[Bat
         return moved, _outcome(entry, "rejected", refusal.reason, refusal.detail or None, None, [], ())
     result = ruleset.finish_result(game, result, dice)
     concluded = battle.concluded or entry.type == CONCLUDE
-    new = _advance(battle, entry.version, game, concluded)
+    new = _advance(battle, entry.version, game, concluded, entry.version)
     rolls = [r.to_wire() for r in dice.rolls]
     return new, _outcome(entry, "applied", None, None, result, rolls, events)
 
 
-def _advance(battle: Battle[Any], version: int, game: Any, concluded: bool) -> Battle[Any]:
+def _undo(battle: Battle[Any], entry: LogEntry, rewind: Rewind | None) -> tuple[Battle[Any], dict[str, JSON]]:
+    """The state before the latest undoable command, with its own undo chain: as if it never happened."""
+    target = battle.undoable
+    if target == 0:
+        moved = _advance(battle, entry.version, battle.game, battle.concluded)
+        reason = "nothing_to_undo"
+        return moved, _outcome(entry, "rejected", reason, None, None, [], ())
+    if rewind is None:
+        raise ValueError("an undo needs the battle's earlier states: fold with a rewind (rules/undo.py)")
+    before = rewind(target - 1)
+    new = _advance(battle, entry.version, before.game, battle.concluded, before.undoable)
+    result: dict[str, JSON] = {"undone_version": target}
+    return new, _outcome(entry, "applied", None, None, result, [], ())
+
+
+def _advance(
+    battle: Battle[Any], version: int, game: Any, concluded: bool, undoable: int | None = None
+) -> Battle[Any]:
     # a direct constructor call: dataclasses.replace costs several times more on the fold's hot path
     return Battle(
         ruleset=battle.ruleset,
@@ -111,6 +144,7 @@ def _advance(battle: Battle[Any], version: int, game: Any, concluded: bool) -> B
         concluded=concluded,
         dice_commitment=battle.dice_commitment,
         game=game,
+        undoable=battle.undoable if undoable is None else undoable,
     )
 
 
@@ -193,6 +227,7 @@ def encode_battle(battle: Battle[Any]) -> dict[str, JSON]:
         "concluded": battle.concluded,
         "dice_commitment": battle.dice_commitment,
         "game": ruleset.encode_state(battle.game),
+        "undoable": battle.undoable,
     }
 
 
@@ -206,4 +241,5 @@ def decode_battle(data: Mapping[str, JSON]) -> Battle[Any]:
         concluded=bool(data["concluded"]),
         dice_commitment=str(data["dice_commitment"]),
         game=ruleset.decode_state(data["game"]),
+        undoable=int(data.get("undoable") or 0),  # projections stored before `undo` existed
     )

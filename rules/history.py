@@ -11,7 +11,7 @@ from itertools import chain
 from typing import Any
 
 from rules.codec import JSON
-from rules.fold import Battle, LogEntry, Seeds, project
+from rules.fold import Battle, LogEntry, Rewind, Seeds, project
 
 
 def battle_seeds(server_seed_hex: str, created: Mapping[str, JSON]) -> Seeds:
@@ -22,7 +22,10 @@ def battle_seeds(server_seed_hex: str, created: Mapping[str, JSON]) -> Seeds:
 
 
 def fold_history(
-    battle: Battle[Any] | None, entries: Iterable[LogEntry], seeds: Callable[[], Seeds]
+    battle: Battle[Any] | None,
+    entries: Iterable[LogEntry],
+    seeds: Callable[[], Seeds],
+    rewind: Rewind | None = None,
 ) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
     """`project` the entries after `battle` (None: from version 1) onto it, yielding each state and outcome;
     a battle with nothing new costs no read of its seeds."""
@@ -30,14 +33,17 @@ def fold_history(
     first = next(pending, None)
     if first is None:
         return
-    yield from project(battle, chain((first,), pending), seeds())
+    yield from project(battle, chain((first,), pending), seeds(), rewind)
 
 
 def state_after(
-    battle: Battle[Any] | None, entries: Iterable[LogEntry], seeds: Callable[[], Seeds]
+    battle: Battle[Any] | None,
+    entries: Iterable[LogEntry],
+    seeds: Callable[[], Seeds],
+    rewind: Rewind | None = None,
 ) -> Battle[Any] | None:
     """The last state `fold_history` reaches: `battle` itself when there is nothing to fold."""
     last = battle
-    for state, _outcome in fold_history(battle, entries, seeds):
+    for state, _outcome in fold_history(battle, entries, seeds, rewind):
         last = state
     return last

@@ -62,6 +62,14 @@ class DiceCheckSchema(ViewSchema):
     mismatches = fields.List(fields.Nested(DiceMismatchSchema), required=True)
 
 
+class UndoListedSchema(ViewSchema):
+    version = fields.Integer(required=True, **described("the undo"))
+    undone_version = fields.Integer(required=True, **described("the command it cancelled"))
+    discarded_rolls = fields.List(
+        fields.Dict(), allow_none=True, required=True, **described("the cancelled outcome's rolls")
+    )
+
+
 class AuditSchema(ViewSchema):
     ok = fields.Boolean(
         required=True, **described("the chain, the replay and (when verifiable) the dice hold")
@@ -72,3 +80,6 @@ class AuditSchema(ViewSchema):
     chain = fields.Nested(ChainCheckSchema, required=True)
     replay = fields.Nested(ReplayCheckSchema, required=True)
     dice = fields.Nested(DiceCheckSchema, required=True)
+    undos = fields.List(
+        fields.Nested(UndoListedSchema), required=True, **described("every applied undo, in log order")
+    )

@@ -1,4 +1,5 @@
-"""Command bodies: dispatch on `type` to the battle's ruleset's schemas; `conclude` is in every ruleset."""
+"""Command bodies: dispatch on `type` to the battle's ruleset's schemas; `conclude` and `undo` are in every
+ruleset."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, validate
 
-from rules.fold import CONCLUDE
+from rules.fold import CONCLUDE, UNDO
 from schemas.base import command_type
 from schemas.registry import ruleset_schemas
 
@@ -31,10 +32,11 @@ def command_name(schema: type[Schema]) -> str:
 
 @cache
 def command_schemas(ruleset: str) -> dict[str, type[Schema]]:
-    """Every command schema of a ruleset by type, `conclude` last."""
+    """Every command schema of a ruleset by type, `conclude` and `undo` last."""
     schemas = ruleset_schemas(ruleset)
     by_type = {command_name(cls): cls for cls in schemas.commands}
     by_type[CONCLUDE] = _conclude_schema(schemas.base)
+    by_type[UNDO] = _fold_schema(schemas.base, UNDO, "UndoSchema", UNDO_DOC)
     return by_type
 
 
@@ -58,7 +60,15 @@ def load_command(ruleset: str, body: Any) -> LoadedCommand:
     return LoadedCommand(type=kind, data=loaded, dice=dice)
 
 
+UNDO_DOC = "Cancels the latest applied command not undone yet; the log keeps both; no fields."
+
+
 def _conclude_schema(base: type[Schema]) -> type[Schema]:
-    name = base.__name__.replace("CommandSchema", "ConcludeSchema")
     doc = "Ends the battle and reveals the dice seed (DESIGN §3.4); no fields."
-    return type(name, (base,), {"type": command_type(CONCLUDE), "__doc__": doc})
+    return _fold_schema(base, CONCLUDE, "ConcludeSchema", doc)
+
+
+def _fold_schema(base: type[Schema], kind: str, suffix: str, doc: str) -> type[Schema]:
+    """A command the fold handles for every ruleset: `type` (and `dice`) only."""
+    name = base.__name__.replace("CommandSchema", suffix)
+    return type(name, (base,), {"type": command_type(kind), "__doc__": doc})

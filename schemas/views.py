@@ -121,6 +121,9 @@ class BattleStateSchema(ViewSchema):
     concluded = fields.Boolean(required=True)
     dice_commitment = fields.String(required=True)
     game = fields.Dict(required=True, metadata={"description": "the ruleset's own state"})
+    undoable = fields.Integer(
+        required=True, metadata={"description": "the version an `undo` would cancel now (0: none)"}
+    )
 
 
 class RulesetSummarySchema(ViewSchema):

@@ -3,6 +3,7 @@ and (after `conclude`) every stream roll, each one pass over the log or the outc
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -10,7 +11,9 @@ from eventstore.chain import verify_chain
 from eventstore.drift import compare_outcomes
 from eventstore.paging import history
 from eventstore.protocol import EventStore, StoredEntry
+from rules.fold import UNDO
 from rules.history import battle_seeds, fold_history
+from rules.undo import Rewinder
 from service.audit_dice import Revealed, check_dice
 
 
@@ -22,6 +25,7 @@ class ReplayCheck:
     pending: int
     first_difference: dict[str, Any] | None
     revealed: Revealed | None  # what the `conclude` folded within the audited range revealed
+    undos: tuple[tuple[int, int], ...] = ()  # (the undo's version, the version it cancelled), applied ones
 
     def wire(self) -> dict[str, Any]:
         return {
@@ -47,21 +51,35 @@ def audit(store: EventStore, battle_id: str, created: StoredEntry, max_entries: 
         "chain": chain_wire,
         "replay": replay.wire(),
         "dice": {key: value for key, value in dice.items() if key != "ok"},
+        "undos": [_undo(store, battle_id, version, undone) for version, undone in replay.undos],
     }
+
+
+def _undo(store: EventStore, battle_id: str, version: int, undone: int) -> dict[str, Any]:
+    """An undo and the rolls it threw away, as the undone outcome recorded them: a referee fishing for
+    rolls shows here (None while that outcome is not projected)."""
+    recorded = store.outcome(battle_id, undone)
+    rolls = json.loads(recorded).get("rolls") if recorded is not None else None
+    return {"version": version, "undone_version": undone, "discarded_rolls": rolls}
 
 
 def check_replay(store: EventStore, battle_id: str, created: StoredEntry, upto: int) -> ReplayCheck:
     """Fold 1..upto afresh and compare each outcome with the stored one; unprojected ones are pending."""
     seeds = battle_seeds(store.secret(battle_id), created.data)  # out of the try: no finding about the log
-    fresh = fold_history(None, history(store, battle_id, upto=upto), lambda: seeds)
+    # an undo's earlier state is folded again from the log too: the audit trusts no stored state
+    rewind = Rewinder(lambda a, b: history(store, battle_id, after=a, upto=b), lambda: seeds)
+    fresh = fold_history(None, history(store, battle_id, upto=upto), lambda: seeds, rewind)
     compared = pending = version = 0
     first: dict[str, Any] | None = None
     revealed: Revealed | None = None
+    undos: list[tuple[int, int]] = []
     try:  # on past a difference: the `conclude` further on still reveals the seed the dice check needs
         for battle, outcome, match in compare_outcomes(store, battle_id, upto, fresh):
             version = battle.version
             if battle.concluded and revealed is None:
                 revealed = Revealed.of(version, outcome.get("result"))
+            if outcome.get("type") == UNDO and outcome.get("status") == "applied":
+                undos.append((version, int(outcome["result"]["undone_version"])))
             if match == "pending":
                 pending += 1
                 continue
@@ -70,4 +88,6 @@ def check_replay(store: EventStore, battle_id: str, created: StoredEntry, upto: 
                 first = first or {"version": version, "what": match}
     except Exception as error:  # a tampered log can break the fold anywhere; the audit reports, never a 500
         first = first or {"version": version + 1, "what": f"fold_failed: {error!r}"}
-    return ReplayCheck(compared=compared, pending=pending, first_difference=first, revealed=revealed)
+    return ReplayCheck(
+        compared=compared, pending=pending, first_difference=first, revealed=revealed, undos=tuple(undos)
+    )

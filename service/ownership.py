@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.errors import Rejected
-from rules.fold import CONCLUDE
+from rules.fold import CONCLUDE, UNDO
 from rules.registry import get_ruleset
 from schemas.commands import LoadedCommand
 from service.auth import Principal, forbidden
@@ -18,7 +18,7 @@ def permit(principal: Principal, ruleset_name: str, command: LoadedCommand, game
     if principal.role != SIDE:
         return  # a GM acts for everyone; observers are refused before the body is read
     ruleset = get_ruleset(ruleset_name)
-    if command.type == CONCLUDE:
+    if command.type in (CONCLUDE, UNDO):
         raise forbidden(f"Only a GM token may send `{command.type}`.")
     try:
         parsed = ruleset.parse(command.type, command.data)

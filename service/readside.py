@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from eventstore.canonical import canonical_json
 from eventstore.paging import history
 from eventstore.protocol import EventStore, Projection, StoredEntry
-from rules.fold import Battle, decode_battle, encode_battle
+from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, state_after
+from rules.undo import Rewinder, from_snapshots
 from service.problems import Problem
 
 
@@ -56,6 +58,25 @@ def _fold(
     store: EventStore, created: StoredEntry, battle_id: str, battle: Battle[Any] | None, target: int
 ) -> Battle[Any]:
     entries = history(store, battle_id, after=battle.version if battle else 0, upto=target)
-    folded = state_after(battle, entries, lambda: battle_seeds(store.secret(battle_id), created.data))
+    folded = state_after(
+        battle, entries, _seeds(store, created, battle_id), rewinder(store, created, battle_id)
+    )
     assert folded is not None, "a battle always has version 1"
     return folded
+
+
+def rewinder(store: EventStore, created: StoredEntry, battle_id: str) -> Rewinder:
+    """What an `undo` folds its earlier state with here: the nearest snapshot, then the log."""
+    return from_snapshots(
+        lambda a, b: history(store, battle_id, after=a, upto=b),
+        _seeds(store, created, battle_id),
+        lambda v: _state_text(store.snapshot_at_or_before(battle_id, v)),
+    )
+
+
+def _seeds(store: EventStore, created: StoredEntry, battle_id: str) -> Callable[[], Seeds]:
+    return lambda: battle_seeds(store.secret(battle_id), created.data)
+
+
+def _state_text(stored: Projection | None) -> str | None:
+    return stored.state if stored is not None else None

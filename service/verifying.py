@@ -21,6 +21,7 @@ from rules.dice import commitment, stream_key
 from rules.fold import BATTLE_CREATED, CONCLUDE, Entry, Seeds
 from rules.history import fold_history
 from rules.registry import get_ruleset
+from rules.undo import Rewinder
 from service.audit_dice import Revealed, expected_roll, parse_seed
 from service.export_format import Exported, Unusable, envelope_fault, read_line
 
@@ -92,7 +93,7 @@ def verify(lines: Lines) -> Report:
     try:
         scan = _scan(lines(), report)
         if report.finding is None:
-            _refold(lines(), report, scan)
+            _refold(lines, report, scan)
     except Unusable as error:
         report.finding = Finding(
             version=error.version or 0, kind="unusable", reason=error.reason, line=error.line
@@ -204,17 +205,18 @@ def _check_commitment(scan: Scan, report: Report) -> None:
         scan.commitment_finding = Finding(version=revealed.version, kind="dice", reason=reason)
 
 
-def _refold(lines: Iterable[bytes], report: Report, scan: Scan) -> None:
+def _refold(lines: Lines, report: Report, scan: Scan) -> None:
     """Fold the entries again, the stream dice handed over as recorded, and compare every outcome."""
     revealed = scan.revealed
     server_seed = parse_seed(revealed.server_seed) if revealed else None
     seeds = Seeds(server_seed=server_seed or b"", client_seed=scan.client_seed)
     stored: deque[Recorded] = deque()
-    entries = _recorded_entries(lines, stored)
+    entries = _recorded_entries(lines(), stored)
+    rewind = Rewinder(lambda a, b: _window(lines, a, b), lambda: seeds)  # an undo re-reads the file
     limit = scan.commitment_finding.version if scan.commitment_finding else None
     version = 0
     try:
-        for battle, fresh in fold_history(None, entries, lambda: seeds):
+        for battle, fresh in fold_history(None, entries, lambda: seeds, rewind):
             version = battle.version
             finding = _judge(version, fresh, *stored.popleft(), scan, report)
             if finding is not None or (limit is not None and version >= limit):
@@ -238,6 +240,15 @@ def _recorded_entries(lines: Iterable[bytes], stored: deque[Recorded]) -> Iterat
         stored.append((outcome, frozenset(supplied)))
         dice = {**supplied, **entry.dice}
         yield Entry(version=entry.version, type=entry.type, data=entry.data, dice=dice, hash=entry.hash)
+
+
+def _window(lines: Lines, after: int, upto: int) -> Iterator[Entry]:
+    """Entries after..upto of the export opened afresh, their stream dice supplied as recorded."""
+    for entry in _recorded_entries(lines(), deque()):
+        if entry.version > upto:
+            return
+        if entry.version > after:
+            yield entry
 
 
 def _stream_dice(outcome: dict[str, Any] | None, entry: StoredEntry) -> dict[str, list[Any]]:

@@ -45,14 +45,18 @@ class RulesTable:
         self.ruleset = ruleset
         self.battle, self.created = step(None, created, self.seeds)
         self.outcomes: list[dict[str, Any]] = [self.created]
+        self.states: list[Battle[Any]] = [self.battle]  # by version - 1: what an `undo` rewinds to
+        self.entries: list[Entry] = [created]
 
     def send(self, command: Mapping[str, Any]) -> dict[str, Any]:
         body = dict(command)
         kind = body.pop("type")
         dice = body.pop("dice", {}) or {}
         entry = Entry(version=self.battle.version + 1, type=kind, data=body, dice=dice)
-        self.battle, outcome = step(self.battle, entry, self.seeds)
+        self.battle, outcome = step(self.battle, entry, self.seeds, self.at)
         self.outcomes.append(outcome)
+        self.states.append(self.battle)
+        self.entries.append(entry)
         # outcomes cross the wire as JSON: make sure they survive the trip unchanged
         assert canonical_json(outcome) is not None
         for language in LANGUAGES:  # every outcome any test makes can be told in every language
@@ -62,3 +66,6 @@ class RulesTable:
     def state(self) -> dict[str, Any]:
         game: dict[str, Any] = encode_battle(self.battle)["game"]
         return game
+
+    def at(self, version: int) -> Battle[Any]:
+        return self.states[version - 1]

@@ -9,10 +9,11 @@ from typing import Any, TypeVar
 
 from eventstore.canonical import canonical_json, loads
 from eventstore.paging import history
-from eventstore.protocol import EventStore, Projection
+from eventstore.protocol import EventStore, Projection, StoredEntry
 from rules.codec import JSON
 from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, fold_history
+from rules.undo import Rewinder, from_snapshots
 from workers.measure import FoldTally
 
 BATCH = 500  # entries folded between two atomic writes of state + outcomes
@@ -53,7 +54,8 @@ def project_battle(
     snapshots: list[Projection] = []
     tally = FoldTally()
     entries = tally.watch(history(store, battle_id, after=start))
-    for battle, outcome in fold_history(saved, entries, lambda: seeds_of(store, battle_id)):
+    rewind = store_rewinder(store, battle_id)
+    for battle, outcome in fold_history(saved, entries, lambda: seeds_of(store, battle_id), rewind):
         last = battle
         tally.folded(battle.ruleset, outcome)
         outcomes.append((battle.version, canonical_json(outcome)))
@@ -86,7 +88,20 @@ def fold_log(
 ) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
     """Fold the stored entries after `battle` (None: from version 1), read in batches, never all at once."""
     entries = history(store, battle_id, after=battle.version if battle else 0, upto=upto)
-    return fold_history(battle, entries, lambda: seeds_of(store, battle_id))
+    return fold_history(battle, entries, lambda: seeds_of(store, battle_id), store_rewinder(store, battle_id))
+
+
+def store_rewinder(store: EventStore, battle_id: str) -> Rewinder:
+    """What an `undo` folds its earlier state with: the nearest snapshot, then the log."""
+
+    def snapshot(version: int) -> str | None:
+        stored = store.snapshot_at_or_before(battle_id, version)
+        return stored.state if stored is not None else None
+
+    def entries(after: int, upto: int) -> Iterator[StoredEntry]:
+        return history(store, battle_id, after=after, upto=upto)
+
+    return from_snapshots(entries, lambda: seeds_of(store, battle_id), snapshot)
 
 
 def seeds_of(store: EventStore, battle_id: str) -> Seeds:

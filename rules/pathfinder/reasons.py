@@ -31,6 +31,7 @@ REASONS: dict[str, str] = {
         "PF-CREW-04)."
     ),
     "battle_concluded": "The battle has been concluded; it accepts no further command (DESIGN §3.4).",
+    "nothing_to_undo": "`undo` found no applied command left to cancel.",
     "unknown_command": "The command type is not one the pathfinder ruleset knows.",
     # §3.2 add_creature (and §3.3 move_creature)
     "feat_prerequisite_missing": "The creature lacks a prerequisite of one of its feats (PF-FEAT-01).",

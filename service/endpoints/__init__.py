@@ -9,6 +9,7 @@ from service.endpoints import (
     events,
     export,
     health,
+    previews,
     replays,
     rulesets,
     state,
@@ -21,6 +22,7 @@ def blueprints() -> list[Blueprint]:
     return [
         battles.blp,
         commands.blp,
+        previews.blp,
         events.blp,
         state.blp,
         tokens.blp,

@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 LINES: dict[str, Lines] = {"epic": epic.LINES, "pathfinder": pathfinder.LINES}
 DETAIL = {"epic": epic.detail_params, "pathfinder": pathfinder.detail_params}
 TERMS: dict[str, dict[str, tuple[str, ...]]] = {"epic": epic.TERMS, "pathfinder": pathfinder.TERMS}
-COMMON = ("battle_created", "conclude")  # what the fold answers for every ruleset
+COMMON = ("battle_created", "conclude", "undo")  # what the fold answers for every ruleset
 
 __all__ = ["DEFAULT", "LANGUAGES", "language", "localized", "summarized", "summary"]
 
@@ -80,6 +80,8 @@ def line(ruleset: str, outcome: Mapping[str, Any], command: Data) -> Line:
         )  # where the field is known
         return f"{ruleset}.reject.{reason}{named}", params
     result = outcome.get("result") or {}
+    if kind == "undo":
+        return f"{ruleset}.undo", {"version": result.get("undone_version")}
     if kind in COMMON:
         return f"{ruleset}.{kind}", {"rules_version": result.get("rules_version"), "name": result.get("name")}
     return LINES[ruleset].kinds[kind].line(result, command)

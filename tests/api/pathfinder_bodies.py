@@ -158,4 +158,5 @@ FITTING: dict[str, dict[str, Any]] = {
     },
     "crush": {"type": "crush", "engine_id": "cw", "target_ids": ["a", "b"], "dice": {"sabotage_minutes": 2}},
     "conclude": {"type": "conclude"},
+    "undo": {"type": "undo"},
 }

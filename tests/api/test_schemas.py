@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from rules.fold import CONCLUDE
+from rules.fold import CONCLUDE, UNDO
 from rules.registry import get_ruleset
 from schemas.commands import command_schemas, load_command
 from schemas.registry import ruleset_schemas, schema_rulesets
@@ -16,7 +16,7 @@ NOT_FIELDS = {"type", "dice"}
 
 @pytest.mark.parametrize("ruleset", schema_rulesets())
 def test_there_is_one_schema_per_command_of_the_ruleset_and_conclude(ruleset: str) -> None:
-    assert set(command_schemas(ruleset)) == set(get_ruleset(ruleset).commands) | {CONCLUDE}
+    assert set(command_schemas(ruleset)) == set(get_ruleset(ruleset).commands) | {CONCLUDE, UNDO}
 
 
 @pytest.mark.parametrize("ruleset", schema_rulesets())

@@ -53,7 +53,7 @@ def test_engine_families_name_the_rules_they_follow() -> None:
 
 def test_the_description_serves_commands_dice_options_and_the_whole_catalog() -> None:
     described = describe(get_ruleset("pathfinder"))
-    assert len(described["commands"]) == 23 + 1  # spec §3, and conclude (DESIGN §3.4)
+    assert len(described["commands"]) == 23 + 2  # spec §3, and conclude (DESIGN §3.4) and undo
     fire = described["commands"]["fire"]["body"]
     assert "engine_id" in fire["required"] and fire["properties"]["line_of_sight"]["default"] is True
     assert fire["properties"]["crew_sees_landing"]["description"] == "default: line_of_sight"

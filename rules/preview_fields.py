@@ -1,0 +1,159 @@
+"""A preview's tally: status, reasons and the result's scalar fields as weighted distributions."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from rules.codec import JSON
+
+MAX_FIELDS = 64  # dotted paths kept per preview, first seen first: bounds the answer
+MAX_DEPTH = 4  # nesting walked into a result
+MAX_ITEMS = 4  # items of a list walked into
+MAX_VALUES = 50  # distinct values kept per categorical field; the rest count as "other"
+MAX_BUCKETS = 200
+SKIPPED = frozenset({"dice", "dice_used", "unused_dice"})  # the dice themselves decide nothing further
+PERCENTILES = (5, 25, 50, 75, 95)
+
+
+class Tally:
+    """Probabilities accumulated path by path; a field's weights are unconditional (they sum to the
+    probability that the path's result has that field)."""
+
+    def __init__(self) -> None:
+        self.status: dict[str, float] = {"applied": 0.0, "rejected": 0.0}
+        self.reasons: dict[str, float] = {}
+        self.fields: dict[str, dict[Any, float]] = {}
+        self._paths: list[tuple[str, tuple[str | int, ...]]] = []  # the fields' paths, split
+
+    def add(self, outcome: dict[str, JSON], p: float) -> None:
+        status = str(outcome["status"])
+        self.status[status] = self.status.get(status, 0.0) + p
+        if status != "applied":
+            reason = str(outcome["reason"])
+            self.reasons[reason] = self.reasons.get(reason, 0.0) + p
+            return
+        result = outcome["result"]
+        found = _known(result, self._paths) if len(self.fields) >= MAX_FIELDS else leaves(result)
+        for path, value in found:
+            values = self.fields.get(path)
+            if values is None:
+                if len(self.fields) >= MAX_FIELDS:
+                    continue
+                values = self.fields[path] = {}
+                self._paths.append((path, _steps(path)))
+            key = value if value in values or len(values) < MAX_VALUES else "other"
+            values[key] = values.get(key, 0.0) + p
+
+    def to_wire(self, exact: bool, n: int) -> dict[str, JSON]:
+        se = None if exact else n
+        return {
+            "status": dict(self.status),
+            "reasons": dict(self.reasons),
+            "fields": {path: describe(values, se) for path, values in sorted(self.fields.items())},
+        }
+
+
+def leaves(value: JSON, path: str = "", depth: int = 0) -> Iterator[tuple[str, JSON]]:
+    """The scalar leaves of a result, by dotted path (`roll.total`, `saves.0.saved`)."""
+    if isinstance(value, dict):
+        if depth < MAX_DEPTH:
+            for key, item in value.items():
+                if key not in SKIPPED:
+                    yield from leaves(item, f"{path}.{key}" if path else str(key), depth + 1)
+    elif isinstance(value, list):
+        if depth < MAX_DEPTH:
+            for index, item in enumerate(value[:MAX_ITEMS]):
+                yield from leaves(item, f"{path}.{index}", depth + 1)
+    elif path:
+        yield path, value
+
+
+def _steps(path: str) -> tuple[str | int, ...]:
+    return tuple(int(part) if part.isdigit() else part for part in path.split("."))
+
+
+def _known(result: JSON, paths: list[tuple[str, tuple[str | int, ...]]]) -> Iterator[tuple[str, JSON]]:
+    """The leaves at the paths already kept: once MAX_FIELDS are known no other path can join."""
+    for path, steps in paths:
+        value: Any = result
+        for part in steps:
+            if isinstance(part, int) and isinstance(value, list) and part < len(value):  # noqa: SIM114 (mypy narrows apart)
+                value = value[part]
+            elif isinstance(value, dict) and part in value:
+                value = value[part]
+            else:
+                break
+        else:
+            if not isinstance(value, dict | list):
+                yield path, value
+
+
+def describe(values: dict[Any, float], samples: int | None) -> dict[str, JSON]:
+    """Numbers (with nulls aside) as a numeric summary, anything else as categorical probabilities."""
+    numbers = {v: p for v, p in values.items() if _is_number(v)}
+    if numbers and all(_is_number(v) or v is None for v in values):
+        return _numeric(numbers, values.get(None, 0.0), samples)
+    probabilities = {_label(v): p for v, p in values.items()}
+    categorical: dict[str, JSON] = {"kind": "categorical", "p": dict(probabilities)}
+    if samples is not None:
+        categorical["se"] = {key: math.sqrt(p * (1 - p) / samples) for key, p in probabilities.items()}
+    return categorical
+
+
+def _numeric(numbers: dict[Any, float], null: float, samples: int | None) -> dict[str, JSON]:
+    present = sum(numbers.values())
+    ordered = sorted(numbers.items())
+    mean = sum(v * p for v, p in ordered) / present
+    summary: dict[str, JSON] = {
+        "kind": "numeric",
+        "p": present,
+        "null": null,
+        "min": ordered[0][0],
+        "mean": mean,
+        "max": ordered[-1][0],
+        "percentiles": {str(q): _percentile(ordered, present * q / 100) for q in PERCENTILES},
+        "histogram": _histogram(ordered),
+    }
+    if samples is not None:
+        variance = sum(p * (v - mean) ** 2 for v, p in ordered) / present
+        summary["mean_se"] = math.sqrt(variance / max(1.0, present * samples))
+    return summary
+
+
+def _percentile(ordered: list[tuple[Any, float]], mass: float) -> JSON:
+    cumulative = 0.0
+    for value, p in ordered:
+        cumulative += p
+        if cumulative >= mass - 1e-12:
+            result: JSON = value
+            return result
+    last: JSON = ordered[-1][0]
+    return last
+
+
+def _histogram(ordered: list[tuple[Any, float]]) -> list[JSON]:
+    """One bucket per value up to MAX_BUCKETS values, else MAX_BUCKETS buckets of equal width."""
+    if len(ordered) <= MAX_BUCKETS:
+        return [{"from": v, "to": v, "p": p} for v, p in ordered]
+    low, high = ordered[0][0], ordered[-1][0]
+    width = (high - low) / MAX_BUCKETS
+    buckets = [0.0] * MAX_BUCKETS
+    for value, p in ordered:
+        buckets[min(MAX_BUCKETS - 1, int((value - low) / width))] += p
+    return [
+        {"from": low + i * width, "to": low + (i + 1) * width, "p": p} for i, p in enumerate(buckets) if p
+    ]
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _label(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

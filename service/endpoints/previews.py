@@ -1,0 +1,30 @@
+"""`POST /battles/{id}/previews`: the odds of a command over its possible dice, appending nothing."""
+
+from __future__ import annotations
+
+from flask import Response
+
+from schemas.previews import PreviewSchema
+from service.deps import services
+from service.endpoints.blueprint import Blueprint
+from service.httpio import json_response, read_json
+from service.openapi_doc import command_body
+from service.previewing import preview_command
+
+blp = Blueprint(
+    "previews", __name__, url_prefix="/battles", description="Previews: what-if odds, appending nothing."
+)
+
+
+@blp.route("/<battle_id>/previews", methods=["POST"])
+@blp.access("command")
+@blp.doc(requestBody=command_body())
+@blp.response(200, PreviewSchema, description="the distribution of the command's outcome")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def create_preview(battle_id: str) -> Response:
+    """Preview a command: its odds against the state at the head, exact or sampled; nothing is appended"""
+    return json_response(preview_command(services(), battle_id, read_json()), 200)

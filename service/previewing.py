@@ -1,0 +1,36 @@
+"""`POST /battles/{id}/previews`: a command judged as `/commands` would judge it, then decided against the
+state at the head over its possible dice (rules/preview.py); nothing is appended, nothing is written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import ValidationError
+
+from rules.fold import CONCLUDE
+from rules.preview import preview
+from schemas.commands import load_command
+from service import auth
+from service.deps import Services
+from service.ownership import permit
+from service.readside import battle_at, rewinder
+
+NO_DICE = "A preview walks every possible die: send the command without dice."
+NO_CONCLUDE = "`conclude` draws no die and would reveal the seed: there is nothing to preview."
+
+
+def preview_command(deps: Services, battle_id: str, body: Any) -> dict[str, Any]:
+    ruleset = deps.battles.ruleset_of(battle_id)
+    if isinstance(body, dict) and "dice" in body:
+        raise ValidationError(
+            {"dice": ["A preview walks every possible die: send the command without dice."]}
+        )
+    command = load_command(ruleset, body)
+    if command.type == CONCLUDE:
+        raise ValidationError(
+            {"type": ["`conclude` draws no die and would reveal the seed: nothing to preview."]}
+        )
+    created = deps.battles.created(battle_id)
+    battle = battle_at(deps.store, created, battle_id, deps.store.head(battle_id).version)
+    permit(auth.current(), ruleset, command, battle.game)
+    return preview(battle, command.type, command.data, rewinder(deps.store, created, battle_id)).to_wire()

@@ -1,0 +1,131 @@
+"""Previews: a command's odds over its possible dice, against probabilities worked out by hand."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from rules.preview import EXHAUSTIVE_LEAVES, SAMPLES, preview
+from tests.examples.test_epic_examples import defended_east_wall
+from tests.harness import RulesTable
+from tests.rules.epic.given import advance_to, order, section, stand
+from tests.rules.pathfinder.given import at, creature, crew, engine, setup, skill
+
+LASCANNON = {"id": "lascannon", "to_hit": 2, "save_modifier": -2}
+TWO_D6 = {total: Fraction(6 - abs(total - 7), 36) for total in range(2, 13)}  # ways to roll 2..12 of 36
+
+
+def close(answer: float, expected: Fraction) -> bool:
+    return abs(answer - float(expected)) < 1e-9
+
+
+def odds(table: RulesTable, command: dict[str, Any]) -> dict[str, Any]:
+    body = {k: v for k, v in command.items() if k != "type"}
+    answer: dict[str, Any] = preview(table.battle, command["type"], body, table.at).to_wire()
+    return answer
+
+
+def defended_wall() -> RulesTable:
+    """EX-EP-01 steps 1–4: csm (caf 3) climbs onto the Goffs' (caf 2) wall; the assault is next."""
+    table = defended_east_wall(RulesTable)
+    assert isinstance(table, RulesTable)
+    return table
+
+
+@pytest.mark.example("EX-EP-01")
+def test_an_epic_assault_is_2d6_plus_3_against_2d6_plus_8_over_all_1296_rolls() -> None:
+    answer = odds(defended_wall(), {"type": "assault", "stand_id": "csm", "section_id": "E1"})
+    wins = sum(TWO_D6[a] * TWO_D6[d] for a in TWO_D6 for d in TWO_D6 if a + 3 > d + 8)
+    ties = sum(TWO_D6[a] * TWO_D6[d] for a in TWO_D6 for d in TWO_D6 if a + 3 == d + 8)
+    assert (answer["exact"], answer["samples"]) == (True, 6**4)
+    result = answer["fields"]["result"]["p"]
+    assert close(result["attacker_wins"], wins) and close(result["tie"], ties)
+    assert close(result["defender_wins"], 1 - wins - ties)
+    total = answer["fields"]["attacker.total"]
+    assert (total["min"], total["max"], total["kind"]) == (5, 15, "numeric")
+    assert close(total["mean"], Fraction(10))
+    assert len(total["histogram"]) == 11
+    assert answer["status"] == {"applied": pytest.approx(1.0), "rejected": 0.0}
+
+
+@pytest.mark.example("EX-EP-11")
+def test_an_epic_shot_hits_on_a_d6_and_a_wall_saves_on_2d6_minus_2_of_3_or_more() -> None:
+    t = RulesTable("epic")
+    section(t, "S")
+    stand(t, "a1")
+    order(t, "a1", "first_fire")
+    advance_to(t, "first_fire")
+    command = {"type": "fire", "stand_id": "a1", "weapon": LASCANNON, "target": {"section_id": "S"}}
+    answer = odds(t, command)
+    hit = Fraction(5, 6)  # to_hit 2: a d6 of 2 or more
+    saved = sum(p for total, p in TWO_D6.items() if total - 2 >= 3)
+    assert saved == Fraction(30, 36)  # the example's own odds per save at -2 on a wall
+    assert answer["exact"] is True
+    assert close(answer["fields"]["to_hit.hit"]["p"]["true"], hit)
+    assert close(answer["fields"]["save.success"]["p"]["true"], hit * saved)
+    assert close(answer["fields"]["save.success"]["p"]["false"], hit * (1 - saved))
+
+
+def rammed_gate() -> RulesTable:
+    """EX-PF-22: a large ram (lead bab +3, str +2, nonproficient; four crew of str +2) against a wood gate."""
+    t = RulesTable("pathfinder")
+    setup(
+        t,
+        engine("lr", "ram_large"),
+        creature("lead", bab=3, str_mod=2),
+        *(creature(f"k{n}", str_mod=2) for n in range(1, 5)),
+        crew("lr", "lead", "k1", "k2", "k3", "k4"),
+        {
+            "type": "add_structure",
+            "id": "lg",
+            "kind": "gate",
+            "material": "wood",
+            "size": "L",
+            "position": at(0, 1),
+        },
+    )
+    return t
+
+
+@pytest.mark.example("EX-PF-22")
+def test_a_ram_hits_a_gate_of_ac_4_on_a_d20_of_3_or_more_sampled_with_its_standard_error() -> None:
+    t = rammed_gate()
+    answer = odds(t, {"type": "ram", "engine_id": "lr", "target": {"structure_id": "lg"}, "charging": True})
+    assert (answer["exact"], answer["samples"]) == (False, SAMPLES)  # 2d6, and 6d6 on a confirmed crit
+    hit, se = answer["fields"]["hit"]["p"]["true"], answer["fields"]["hit"]["se"]["true"]
+    assert abs(hit - 18 / 20) < 4 * se  # total d20 + 1 against AC 4; a natural 1 misses
+    damage = answer["fields"]["damage.total"]
+    assert damage["min"] >= 2 + 10 and "mean_se" in damage
+
+
+@pytest.mark.example("EX-PF-22")
+def test_sampled_previews_do_not_depend_on_the_battles_seed() -> None:
+    command = {"engine_id": "lr", "target": {"structure_id": "lg"}, "charging": True}
+    one, other = rammed_gate(), rammed_gate()
+    other.seeds = type(other.seeds)(server_seed=bytes(32), client_seed="someone else's")
+    assert preview(one.battle, "ram", command).to_wire() == preview(other.battle, "ram", command).to_wire()
+
+
+@pytest.mark.example("EX-PF-19")
+def test_disabling_draws_2d4_rounds_and_a_d20_check_all_320_paths_walked() -> None:
+    t = RulesTable("pathfinder")
+    setup(t, creature("rogue", skills={"disable_device": skill(4, 10)}), engine("lc", "catapult_light"))
+    answer = odds(t, {"type": "disable", "engine_id": "lc", "by": "rogue", "mode": "inoperable"})
+    assert (answer["exact"], answer["samples"]) == (True, 16 * 20)
+    assert close(answer["fields"]["rounds"]["histogram"][3]["p"], Fraction(4, 16))  # 5 rounds: 4 of 16 ways
+    assert close(answer["fields"]["success"]["p"]["true"], Fraction(11, 20))  # d20 + 10 against DC 20
+
+
+def test_a_command_whose_tree_is_small_is_walked_whole_and_a_rejection_has_no_fields() -> None:
+    t = RulesTable("epic")
+    answer = odds(t, {"type": "assault", "stand_id": "nobody", "section_id": "E1"})
+    assert answer == {
+        "exact": True,
+        "samples": 1,
+        "status": {"applied": 0.0, "rejected": 1.0},
+        "reasons": {"unknown_entity": 1.0},
+        "fields": {},
+    }
+    assert EXHAUSTIVE_LEAVES == 5000
