@@ -20,6 +20,7 @@ from tests.api.helpers import (
     mint,
     outcome,
 )
+from workers.projection import SNAPSHOT_EVERY
 
 ASSAULT = CLIMB_FIGHT[-1]
 BEFORE_ASSAULT = CLIMB_FIGHT[:-1]
@@ -95,3 +96,24 @@ def test_undo_on_a_fresh_battle_is_rejected_nothing_to_undo_and_a_side_may_not_s
     side = mint(client, battle_id, "side:attacker")["token"]
     sent = client.post(f"/battles/{battle_id}/commands", json={"type": "undo"}, headers=bearer(side))
     assert_problem(sent, 403, "forbidden")
+
+
+def test_an_undo_past_a_snapshot_folds_the_earlier_state_from_the_store_and_restores_it_exactly(
+    client: FlaskClient, redis_store: EventStore
+) -> None:
+    """Past SNAPSHOT_EVERY versions the earlier state comes from the nearest stored snapshot plus the log,
+    folded by a fresh rewinder (each projection run builds its own), not from anything a fold kept."""
+    battle_id = ready_to_assault(client, redis_store)
+    while head_version(client, battle_id) < SNAPSHOT_EVERY + 20:
+        accepted(client, battle_id, {"type": "advance_phase"})
+    fold(redis_store, battle_id)
+    assert redis_store.snapshot_at_or_before(battle_id, SNAPSHOT_EVERY + 20) is not None
+    before = client.get(f"/battles/{battle_id}/state").get_json()
+    last = accepted(client, battle_id, {"type": "advance_phase"})
+    fold(redis_store, battle_id)
+    undo = accepted(client, battle_id, {"type": "undo"})
+    fold(redis_store, battle_id)
+    after = client.get(f"/battles/{battle_id}/state").get_json()
+    assert outcome(client, battle_id, undo)["result"] == {"undone_version": last}
+    assert {**after, "version": None} == {**before, "version": None}
+    assert client.get(f"/battles/{battle_id}/audit").get_json()["ok"] is True
