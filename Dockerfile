@@ -15,7 +15,7 @@ COPY workers ./workers
 COPY launcher ./launcher
 COPY telemetry ./telemetry
 RUN pip install -c constraints.txt ".[dashboard]" \
-    && rm -rf /root/.cache build ./*.egg-info \
+    && rm -rf build ./*.egg-info \
     && useradd --system --no-create-home --uid 10001 siege
 
 USER siege
