@@ -101,15 +101,15 @@ def _converter(shape: Shape, facts: Wire) -> Converter:
             return _check(_str_check(facts))
         case Scalar():
             raise TypeError(shape)
-        case Choice(values):
-            allowed = frozenset(facts.choices or values)
+        case Choice():
+            allowed = frozenset(shape.allowed(facts))
             return _check(lambda v: isinstance(v, str) and v in allowed)
         case Seq(item):
             return _list(_converter(item, facts), facts)
         case Rec(record):
             return _builder(record)
-        case Tagged(tag, variants):
-            return _tagged(tag, variants, facts)
+        case Tagged(tag):
+            return _tagged(tag, shape.allowed(facts))
 
 
 def _null_or(convert: Converter, nullable: bool) -> Converter:
@@ -166,8 +166,7 @@ def _list(item: Converter, facts: Wire) -> Converter:
     return convert
 
 
-def _tagged(tag: str, variants: Mapping[str, type], facts: Wire) -> Converter:
-    allowed = {k: v for k, v in variants.items() if not facts.choices or k in facts.choices}
+def _tagged(tag: str, allowed: Mapping[str, type]) -> Converter:
     builders = {k: _builder(v) for k, v in allowed.items()}
 
     def convert(value: JSON) -> Any:

@@ -135,6 +135,10 @@ class Scalar:
 class Choice:
     values: tuple[str, ...]  # a Literal of strings
 
+    def allowed(self, facts: Wire) -> tuple[Any, ...]:
+        """The values a field of this shape may take: its `choices` narrow the Literal."""
+        return facts.choices or self.values
+
 
 @dataclass(frozen=True, slots=True)
 class Seq:
@@ -152,6 +156,10 @@ class Tagged:
 
     tag: str
     variants: Mapping[str, type]
+
+    def allowed(self, facts: Wire) -> dict[str, type]:
+        """The variants a field of this shape may hold: its `choices` name the tags allowed."""
+        return {k: v for k, v in self.variants.items() if not facts.choices or k in facts.choices}
 
 
 @dataclass(frozen=True, slots=True)

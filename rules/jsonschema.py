@@ -93,15 +93,14 @@ def shape_schema(shape: Shape, facts: Wire) -> dict[str, JSON]:
             return _int(facts)
         case Scalar():
             return _str(facts)
-        case Choice(values):
-            return {"type": "string", "enum": list(facts.choices or values)}
+        case Choice():
+            return {"type": "string", "enum": list(shape.allowed(facts))}
         case Seq(item):
             return _list(shape_schema(item, facts), facts)
         case Rec(record):
             return record_schema(record)
-        case Tagged(tag, variants):
-            allowed = [v for k, v in variants.items() if not facts.choices or k in facts.choices]
-            return {"oneOf": [record_schema(v, tag) for v in allowed]}
+        case Tagged(tag):
+            return {"oneOf": [record_schema(v, tag) for v in shape.allowed(facts).values()]}
 
 
 def _nullable(schema: dict[str, JSON]) -> dict[str, JSON]:

@@ -102,16 +102,15 @@ def _shaped(prefix: str, shape: Shape, facts: Wire, options: Mapping[str, Any]) 
             return fields.Integer(strict=True, validate=_int_checks(facts), **options)
         case Scalar():
             return fields.String(validate=_str_checks(facts), **options)
-        case Choice(values):
-            return fields.String(validate=validate.OneOf(facts.choices or values), **options)
+        case Choice():
+            return fields.String(validate=validate.OneOf(shape.allowed(facts)), **options)
         case Seq(item):
             items = _shaped(prefix, item, facts, {"required": True})
             return fields.List(items, validate=_list_checks(facts), **_list_metadata(facts, options))
         case Rec(record):
             return fields.Nested(record_schema(prefix, record), **options)
-        case Tagged(tag, variants):
-            allowed = {k: v for k, v in variants.items() if not facts.choices or k in facts.choices}
-            schemas = {k: record_schema(prefix, v, tag) for k, v in allowed.items()}
+        case Tagged(tag):
+            schemas = {k: record_schema(prefix, v, tag) for k, v in shape.allowed(facts).items()}
             return TaggedUnion(tag=tag, variants=schemas, **options)
 
 
