@@ -6,7 +6,7 @@ every saving throw a `Save` (`{type, dc, natural, bonus, total, success}`). Zero
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -59,14 +59,8 @@ def attack_success(natural: int, total: int, target_number: int) -> bool:
 def attack(dice: Dice, slot: str, modifiers: Iterable[Mod], target_number: int) -> Check:
     """An attack roll, targeting check or confirmation roll (naturals 20/1 decide)."""
     natural = dice.one(slot, 20)
-    terms = tuple(modifiers)
-    total = natural + sum(m.value for m in terms)
-    return Check(
-        slot=slot,
-        natural=natural,
-        modifiers=terms,
-        target_number=target_number,
-        success=attack_success(natural, total, target_number),
+    return _judged(
+        slot, natural, modifiers, target_number, lambda t: attack_success(natural, t, target_number)
     )
 
 
@@ -75,15 +69,20 @@ def plain_check(
 ) -> Check:
     """A skill, Strength or driving check (PF-GEN-13): naturals do nothing special; take 10 draws nothing."""
     natural = 10 if take_10 else dice.one(slot, 20)
+    return _judged(slot, natural, modifiers, dc, lambda total: None if dc is None else total >= dc)
+
+
+def _judged(
+    slot: str,
+    natural: int,
+    modifiers: Iterable[Mod],
+    target: int | None,
+    success: Callable[[int], bool | None],
+) -> Check:
+    """A check whose success is judged on its total (natural + modifiers)."""
     terms = tuple(modifiers)
     total = natural + sum(m.value for m in terms)
-    return Check(
-        slot=slot,
-        natural=natural,
-        modifiers=terms,
-        target_number=dc,
-        success=None if dc is None else total >= dc,
-    )
+    return Check(slot=slot, natural=natural, modifiers=terms, target_number=target, success=success(total))
 
 
 def skill_check(
