@@ -11,11 +11,14 @@ from functools import cache
 from typing import TypeVar
 
 from rules.declare import Nullable, Rec, Sentinel, Seq, Shape, Tagged, plan, spec_of
+from rules.errors import Rejected
 
 S = TypeVar("S")
 Ref = tuple[str, str]  # (entity kind, id)
 # (state, kind, id) -> the sides owning that entity: empty for an unknown id, None for the GM's alone
 Owner = Callable[[S, str, str], frozenset[str] | None]
+# (state, kind, id) -> whether the state holds that entity as that kind (`any`: as anything)
+Known = Callable[[S, str, str], bool]
 
 
 def references(command: object) -> list[Ref]:
@@ -36,6 +39,17 @@ def actors(command: object) -> list[Ref]:
 def new_ids(command: object) -> list[str]:
     """Ids the command creates; they must be unused across the battle."""
     return [getattr(command, p.name) for p in plan(_record(command)) if p.facts.new]
+
+
+def check_ids(command: object, state: S, known: Known[S]) -> None:
+    """Spec §2, first for every command of both rulesets: each id it names exists as the kind its field
+    needs (`unknown_entity`), each id it creates is unused (`duplicate_id`)."""
+    for name, (kind, entity_id) in named_references(command):
+        if not known(state, kind, entity_id):
+            raise Rejected("unknown_entity", field=name, id=entity_id, kind=kind)
+    for entity_id in new_ids(command):
+        if known(state, "any", entity_id):
+            raise Rejected("duplicate_id", id=entity_id)
 
 
 def acting_sides(command: object, state: S, owner: Owner[S]) -> frozenset[str] | None:

@@ -5,22 +5,17 @@ from __future__ import annotations
 
 from rules.declare import spec_of
 from rules.dice import Dice
-from rules.epic.board import exists, find_stand
+from rules.epic.board import find_stand
 from rules.epic.commands import Command
 from rules.epic.refs import known
 from rules.epic.state import EpicState
 from rules.epic.tables import DICE_SLOTS
 from rules.errors import Rejected
-from rules.references import actors, named_references, new_ids
+from rules.references import actors, check_ids
 
 
 def check_first(command: Command, state: EpicState, dice: Dice) -> None:
-    for name, (kind, entity_id) in named_references(command):
-        if not known(state, kind, entity_id):
-            raise Rejected("unknown_entity", field=name, id=entity_id, kind=kind)
-    for entity_id in new_ids(command):
-        if exists(state, entity_id):
-            raise Rejected("duplicate_id", id=entity_id)
+    check_ids(command, state, known)
     dice.check_ranges(DICE_SLOTS)
     phases = spec_of(type(command)).phases
     if phases is not None and state.phase not in phases:

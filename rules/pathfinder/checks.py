@@ -9,7 +9,7 @@ from rules.declare import spec_of as declared
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.ammo import damage_dice
-from rules.pathfinder.board import find_engine, kind_of, spec_of
+from rules.pathfinder.board import find_engine, spec_of
 from rules.pathfinder.commands import Command
 from rules.pathfinder.crew_status import crew_status
 from rules.pathfinder.dice_slots import DICE_SLOTS
@@ -17,16 +17,11 @@ from rules.pathfinder.events import ActionKind
 from rules.pathfinder.refs import known
 from rules.pathfinder.state import Creature, Engine, PfState
 from rules.pathfinder.time import can_spend, creature_busy, engine_busy
-from rules.references import named_references, new_ids
+from rules.references import check_ids
 
 
 def check_common(command: Command, state: PfState, dice: Dice) -> None:
-    for name, (kind, entity_id) in named_references(command):
-        if not known(state, kind, entity_id):
-            raise Rejected("unknown_entity", field=name, id=entity_id, kind=kind)
-    for ident in new_ids(command):
-        if kind_of(state, ident) is not None:
-            raise Rejected("duplicate_id", id=ident)
+    check_ids(command, state, known)
     dice.check_ranges({**DICE_SLOTS, **varying_sides(command, state)})
 
 
