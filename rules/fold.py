@@ -14,6 +14,7 @@ from rules.events import event_name
 from rules.registry import get_ruleset
 from rules.ruleset import Ruleset
 
+C = TypeVar("C")
 S = TypeVar("S")
 BATTLE_CREATED = "battle_created"
 CONCLUDE = "conclude"
@@ -160,16 +161,25 @@ def _decide(
             "dice_commitment": battle.dice_commitment,
         }
         return battle.game, result, ()
-    if entry.type not in ruleset.commands:
-        raise Rejected("unknown_command", command=entry.type)
-    command = ruleset.parse(entry.type, entry.data)
-    if isinstance(command, CommandRecord) and command.invalid():
-        raise Rejected("invalid_field")  # spec §2: a combination of fields, checked before anything else
+    command = prepared(ruleset, battle, entry)
     decided = ruleset.decide(command, battle.game, dice)
     game = battle.game
     for event in decided.events:
         game = ruleset.evolve(game, event)
     return game, encode(decided.result), decided.events
+
+
+def prepared(ruleset: Ruleset[C, Any, Any], battle: Battle[Any], entry: LogEntry) -> C:
+    """The ruleset's command record for `entry`, through the checks that come before any die: a concluded
+    battle, an unknown type, a field the record refuses, a combination of fields (`invalid()`, spec §2)."""
+    if battle.concluded:
+        raise Rejected("battle_concluded")
+    if entry.type not in ruleset.commands:
+        raise Rejected("unknown_command", command=entry.type)
+    command = ruleset.parse(entry.type, entry.data)
+    if isinstance(command, CommandRecord) and command.invalid():
+        raise Rejected("invalid_field")
+    return command
 
 
 def _create(entry: LogEntry) -> tuple[Battle[Any], dict[str, JSON]]:

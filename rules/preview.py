@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.codec import JSON, encode
-from rules.declare import CommandRecord
 from rules.dice import Dice, stream_die
 from rules.errors import Rejected
-from rules.fold import Battle, Entry, Rewind, Seeds, step
+from rules.fold import Battle, Entry, Rewind, Seeds, prepared, step
 from rules.preview_fields import Tally
 from rules.registry import get_ruleset
 
@@ -77,10 +76,8 @@ def decider(battle: Battle[Any], entry: Entry, rewind: Rewind | None) -> Decide:
     The result is `decide`'s own, before the fold adds the turn, phase or round and the dice used."""
     ruleset = get_ruleset(battle.ruleset)
     try:
-        command = ruleset.parse(entry.type, entry.data) if entry.type in ruleset.commands else None
-    except Rejected:
-        command = None
-    if command is None or battle.concluded or (isinstance(command, CommandRecord) and command.invalid()):
+        command = prepared(ruleset, battle, entry)
+    except Rejected:  # refused before any die (or `undo`, the fold's own): the whole step says how
         return lambda dice: step(battle, entry, NO_SEEDS, rewind, dice=dice)[1]
 
     def decide(dice: Dice) -> dict[str, JSON]:
