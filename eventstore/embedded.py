@@ -41,10 +41,33 @@ def server_binary() -> Path:
     return binary
 
 
-def free_port() -> int:
+CLUSTER_BUS_OFFSET = 10_000  # a cluster node also listens on port + 10000 (its bus), which must exist
+PORT_PROBES = 50
+
+
+def free_port(*, bus_offset: int | None = None) -> int:
+    """A free loopback port; with `bus_offset`, one whose bus port (port + offset) is free and valid too."""
+    for _probe in range(PORT_PROBES):
+        port = _probe_port(0)
+        if bus_offset is None:
+            return port
+        if port + bus_offset <= 65_535 and _bindable(port + bus_offset):
+            return port
+    raise EmbeddedServerError(f"no free port with a free bus port {bus_offset} above it")
+
+
+def _probe_port(port: int) -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
+        probe.bind(("127.0.0.1", port))
         return int(probe.getsockname()[1])
+
+
+def _bindable(port: int) -> bool:
+    try:
+        _probe_port(port)
+    except OSError:
+        return False
+    return True
 
 
 def _die_with_parent() -> None:
@@ -69,6 +92,7 @@ class EmbeddedServer:
         self.durability = durability
         self.extra_args = tuple(extra_args)  # e.g. cluster mode for the contract suite
         self._fixed_port = port is not None
+        self._cluster = "--cluster-enabled" in self.extra_args
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -84,7 +108,7 @@ class EmbeddedServer:
         attempts = 1 if self._fixed_port else 3  # a probed free port can be taken before the server binds it
         for _attempt in range(attempts):
             if not self._fixed_port:
-                self.port = free_port()
+                self.port = free_port(bus_offset=CLUSTER_BUS_OFFSET if self._cluster else None)
             command = self._command()
             self._process = subprocess.Popen(command, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
             if self._wait_ready():
