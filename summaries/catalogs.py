@@ -1,6 +1,6 @@
-"""The message catalogs (gettext, domain `siege`): `summaries/locales/<lang>/LC_MESSAGES/siege.po`, compiled to
-`.mo` by `make install`; a missing or stale `.mo` (an image built with plain `pip install`) is compiled from
-its `.po` in memory on first use, with the same babel.messages code, so every process reads one text."""
+"""The message catalogs (gettext, domain `siege`): `summaries/locales/<lang>/LC_MESSAGES/siege.po`, compiled
+to `.mo` by `make install`; a missing or stale `.mo` (an image built with plain `pip install`) is compiled
+from its `.po` in memory on first use, with the same babel.messages code, so every process reads one text."""
 
 from __future__ import annotations
 

@@ -17,7 +17,8 @@ Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 # (host, port) -> every address the name has now; socket.getaddrinfo by default, a test hands in its own
 Resolve = Callable[[str, int], Sequence[str]]
-# the first flag that holds names the refusal (most specific first: link-local is private too; `is_global` catches 100.64/10 and the like)
+# the first flag that holds names the refusal, most specific first (link-local counts as private too);
+# `is_global` catches the rest (100.64/10 and the like)
 KINDS = ("loopback", "link_local", "unspecified", "multicast", "reserved", "private")
 
 

@@ -1,4 +1,4 @@
-"""The webhook settings, read once from the environment by `from_env`: the API and the worker read the same."""
+"""Webhook settings, read from the environment by `from_env` only: the API and the worker read the same."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from webhooks.guard import Allow, parse_allow
-
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -48,5 +47,3 @@ def _read(env: Mapping[str, str], name: str, fallback: float, *, minimum: float)
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, got {raw!r}")
     return value
-
-

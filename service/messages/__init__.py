@@ -1,5 +1,5 @@
-"""Outcome summaries at the API's edge: the request's language (`Accept-Language`, q-values honoured, default
-en) and the headers that say it; the rendering itself is the pure `summaries` package, shared with the workers."""
+"""Outcome summaries at the API's edge: the request's language (`Accept-Language`, q-values honoured,
+default en) and the headers that say it; the rendering is the pure `summaries` package, the workers' too."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from flask import Response, request
 
 from summaries import COMMON, DEFAULT, LANGUAGES, LINES, TERMS, summarized, summary
 
-__all__ = ["COMMON", "DEFAULT", "LANGUAGES", "LINES", "TERMS", "language", "localized", "summarized", "summary"]
+__all__ = [
+    "COMMON", "DEFAULT", "LANGUAGES", "LINES", "TERMS", "language", "localized", "summarized", "summary"
+]  # fmt: skip
 
 
 def language() -> str:
