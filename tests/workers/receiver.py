@@ -15,8 +15,6 @@ from typing import Any
 
 from standardwebhooks import Webhook
 
-FAULTS = ("500", "hang", "reset")
-
 
 @dataclass(frozen=True, slots=True)
 class Received:
@@ -31,6 +29,7 @@ class Received:
 
 class Receiver:
     def __init__(self, faults: list[str] | None = None, *, hang_s: float = 2.0) -> None:
+        """`faults`: the answers to the first requests, in order (`500`, `hang`, `reset` or `ok`)."""
         self.faults = list(faults or [])
         self.always: str | None = None  # a fault answered to every request, while set
         self.hang_s = hang_s
