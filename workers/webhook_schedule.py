@@ -27,6 +27,9 @@ def wake(store: EventStore, enqueue: Enqueue, battle_id: str) -> int:
     except (RedisError, OSError) as error:
         log.warning("could not wake the webhooks of %s (%s); the reconciler will", battle_id, error)
         return 0
+    except Exception:  # whatever it is, the fold's outcomes are written: the reconciler catches up
+        log.exception("could not wake the webhooks of %s; the reconciler will", battle_id)
+        return 0
     return len(claimed)
 
 
