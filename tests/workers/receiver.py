@@ -29,7 +29,7 @@ class Received:
 
 class Receiver:
     def __init__(self, faults: list[str] | None = None, *, hang_s: float = 2.0) -> None:
-        """`faults`: the answers to the first requests, in order (`500`, `hang`, `reset` or `ok`)."""
+        """`faults`: the answers to the first requests, in order (`500`, `hang`, `reset`, `drip` or `ok`)."""
         self.faults = list(faults or [])
         self.always: str | None = None  # a fault answered to every request, while set
         self.hang_s = hang_s
@@ -92,6 +92,16 @@ def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
                 self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
                 self.close_connection = True
                 self.connection.close()
+                return
+            if answer == "drip":  # a 200 whose headers come a byte at a time, each soon after the last
+                receiver.record(Received(headers, body, None))
+                with contextlib.suppress(OSError):
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+                    for byte in b"x-slow: " + b"." * int(receiver.hang_s * 10) + b"\r\n\r\n":
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(0.1)
+                self.close_connection = True
                 return
             if answer == "hang":
                 time.sleep(receiver.hang_s)  # past the sender's timeout: it gave up, yet we act on it

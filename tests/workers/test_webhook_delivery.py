@@ -143,6 +143,20 @@ def test_a_failed_attempt_is_retried_with_the_same_id_and_body_and_the_cursor_wa
     receiver.verified(webhook.secret)
 
 
+def test_an_answer_dripped_a_byte_at_a_time_still_times_out_as_a_whole(
+    redis_store: EventStore, receiver: Receiver
+) -> None:
+    battle_id = new_battle(redis_store)
+    webhook = registered(redis_store, battle_id, receiver.url)
+    folded(redis_store, battle_id, applied=1)
+    receiver.faults = ["drip"]  # each byte within the socket timeout, the whole far past it
+
+    assert deliver(deliverer(redis_store), battle_id, webhook.id).ending == "failing"
+
+    attempt = redis_store.delivery_attempts(battle_id, webhook.id)[0]
+    assert (attempt.status, attempt.code, attempt.error) == ("failed", None, "timed out")
+
+
 def test_a_host_that_resolves_elsewhere_at_delivery_is_refused_and_never_connected(
     redis_store: EventStore, receiver: Receiver
 ) -> None:
