@@ -87,7 +87,7 @@ class MemoryWebhooks:
         with self._webhooks_lock:
             held = self._webhooks.get(battle_id, {})
             asked = list(held) if webhook_ids is None else [w for w in webhook_ids if w in held]
-            claimed = [w for w in asked if held[w].claimed_until <= now]
+            claimed = [w for w in asked if held[w].claimed_until <= now and not held[w].progress.failed]
             for webhook_id in claimed:
                 held[webhook_id].claimed_until = now + max(ttl_ms, 1) / 1000
             return claimed

@@ -331,9 +331,9 @@ class EventStore(Protocol):
     def claim_webhooks(
         self, battle_id: str, ttl_ms: int, webhook_ids: Sequence[str] | None = None
     ) -> list[str]:
-        """Of the given webhooks (None: all of the battle's), those no delivery job was claimed for within
-        `ttl_ms`, now claimed: the caller enqueues one job for each, so a busy battle never queues a job
-        per fold. The job releases its claim when it starts."""
+        """Of the given webhooks (None: all of the battle's), those not failed and no delivery job was
+        claimed for within `ttl_ms`, now claimed: the caller enqueues one job for each, so a busy battle
+        never queues a job per fold. The job releases its claim once it holds the webhook's lock."""
 
     def release_webhook(self, battle_id: str, webhook_id: str) -> None: ...
 

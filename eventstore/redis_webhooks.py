@@ -94,7 +94,11 @@ class RedisWebhooks:
     ) -> list[str]:
         if webhook_ids is not None and not webhook_ids:
             return []
-        script_keys = [keys.webhooks(battle_id), keys.webhook_claims(battle_id)]
+        script_keys = [
+            keys.webhooks(battle_id),
+            keys.webhook_claims(battle_id),
+            keys.webhook_progress(battle_id),
+        ]
         claimed = self._claim_script(keys=script_keys, args=[max(int(ttl_ms), 1), *(webhook_ids or [])])
         return [text(webhook_id) for webhook_id in claimed]
 

@@ -61,6 +61,7 @@ def deliver(run: Deliverer, battle_id: str, webhook_id: str) -> Delivered:
     finally:
         store.unlock_webhook(battle_id, webhook_id, owner)
     if done.retry_in_s is not None:  # no job per fold while the receiver is down: the retry is due later
+        store.release_webhook(battle_id, webhook_id)  # a claim a woken job left must not outlast the due time
         store.claim_webhooks(battle_id, max(int(done.retry_in_s * 1000), 1), [webhook_id])
     elif done.ending in ("caught_up", "handed_off"):
         store.release_webhook(battle_id, webhook_id)

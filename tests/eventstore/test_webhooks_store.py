@@ -152,3 +152,13 @@ def test_a_webhook_lock_has_one_owner_and_expires(store: EventStore) -> None:
     assert not store.try_lock_webhook("b1", "wh_1", "job-c", 30_000)
     store.unlock_webhook("b1", "wh_1", "job-b")
     assert store.try_lock_webhook("b1", "wh_1", "job-c", 30_000)
+
+
+def test_a_failed_webhook_is_never_claimed(store: EventStore) -> None:
+    battle(store)
+    store.add_webhook("b1", hook("wh_1"))
+    store.add_webhook("b1", hook("wh_2"))
+    store.save_webhook_progress("b1", "wh_1", WebhookProgress(cursor=0, failures=9, failed=True))
+
+    assert store.claim_webhooks("b1", 30_000) == ["wh_2"]
+    assert store.claim_webhooks("b1", 30_000, ["wh_1"]) == []
