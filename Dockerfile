@@ -14,6 +14,8 @@ COPY service ./service
 COPY workers ./workers
 COPY launcher ./launcher
 COPY telemetry ./telemetry
+COPY summaries ./summaries
+COPY webhooks ./webhooks
 RUN pip install -c constraints.txt ".[dashboard]" \
     && rm -rf build ./*.egg-info \
     && useradd --system --no-create-home --uid 10001 siege

@@ -6,7 +6,7 @@ INSTALLED := $(VENV)/.installed
 GENERATOR_VENV := $(VENV)/generator
 GENERATOR_SPEC := openapi-python-client>=0.29,<1
 PYTEST_ARGS ?= -n 2 --dist loadgroup
-CATALOGS := $(patsubst %.po,%.mo,$(wildcard service/locales/*/LC_MESSAGES/siege.po))
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard summaries/locales/*/LC_MESSAGES/siege.po))
 
 .DEFAULT_GOAL := help
 .PHONY: help install run test test-faults lint openapi bench clean

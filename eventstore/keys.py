@@ -44,6 +44,31 @@ def lock(battle_id: str) -> str:
     return f"siege:{{{battle_id}}}:lock"
 
 
+def webhooks(battle_id: str) -> str:
+    """Hash of webhook id → JSON registration (its secret included: deliveries are signed with it)."""
+    return f"siege:{{{battle_id}}}:webhooks"
+
+
+def webhook_progress(battle_id: str) -> str:
+    """Hash of webhook id → JSON {cursor, failures, failing_since, next_retry_at, failed}."""
+    return f"siege:{{{battle_id}}}:webhooks:progress"
+
+
+def webhook_claims(battle_id: str) -> str:
+    """Hash of webhook id → the time (ms) until which a delivery job is claimed for it."""
+    return f"siege:{{{battle_id}}}:webhooks:claims"
+
+
+def webhook_attempts(battle_id: str, webhook_id: str) -> str:
+    """List of JSON delivery attempts, newest first, capped."""
+    return f"siege:{{{battle_id}}}:webhooks:attempts:{webhook_id}"
+
+
+def webhook_lock(battle_id: str, webhook_id: str) -> str:
+    return f"siege:{{{battle_id}}}:webhooks:lock:{webhook_id}"
+
+
 BATTLES = "siege:battles"  # sorted set of battle ids by creation time (the reconciler's index)
 PENDING = "siege:pending"  # set of battles whose projection lags their log
 SCHEDULED = "siege:projector:scheduled"  # flag: a projection job is queued or running
+WEBHOOK_BATTLES = "siege:webhooks:battles"  # set of battles with webhooks (the reconciler's index)

@@ -11,6 +11,7 @@ from eventstore.chain import linked
 from eventstore.memory_log import MemoryBattle
 from eventstore.memory_schedule import MemorySchedule
 from eventstore.memory_tokens import MemoryTokens
+from eventstore.memory_webhooks import MemoryWebhooks
 from eventstore.protocol import (
     IDEMPOTENCY_RETAIN_S,
     SCHEDULED_TTL_S,
@@ -28,12 +29,13 @@ from eventstore.protocol import (
 )
 
 
-class MemoryEventStore(MemorySchedule, MemoryTokens):
+class MemoryEventStore(MemorySchedule, MemoryTokens, MemoryWebhooks):
     """One lock guards the battles; a condition on it wakes `wait_outcome` when projections land."""
 
     def __init__(self, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         MemorySchedule.__init__(self, scheduled_ttl_s=scheduled_ttl_s)
         MemoryTokens.__init__(self)
+        MemoryWebhooks.__init__(self)
         self._battles: dict[str, MemoryBattle] = {}
         self._changed = threading.Condition()
 

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 GENESIS_HASH = "0" * 64
 SCHEDULED_TTL_S = 5  # a lost projection job delays folding by at most this long before appends reschedule
 IDEMPOTENCY_RETAIN_S = 24 * 3600.0  # how long an idempotency key answers with its original response
+ATTEMPTS_KEPT = 100  # delivery attempts a webhook's log keeps, newest first
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -127,6 +128,45 @@ class TokenRecord:
     expires_at: str | None = None  # UTC ISO 8601; None: never
     revoked: bool = False
     created_at: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WebhookRecord:
+    """A registered webhook; `secret` is kept as is because every delivery is signed with it (the API shows
+    it once, at registration). `types` are the CloudEvent types it is sent, `language` its summaries'."""
+
+    id: str
+    url: str
+    types: tuple[str, ...]
+    language: str
+    secret: str
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WebhookProgress:
+    """How far a webhook got: `cursor` is the last version delivered (or passed over, its type not asked
+    for); while attempts fail, how many in a row, since when, and when the next one is due."""
+
+    cursor: int
+    failures: int = 0
+    failing_since: str | None = None  # UTC ISO 8601
+    next_retry_at: str | None = None  # UTC ISO 8601
+    failed: bool = False  # failing for the whole retry horizon: no more attempts
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeliveryAttempt:
+    """One POST of one version: `status` is `delivered` (a 2xx), `failed` (any other answer, a timeout, a
+    reset) or `refused` (the host resolved to an address webhooks may not reach)."""
+
+    at: str
+    version: int
+    status: str
+    code: int | None
+    duration_ms: float
+    error: str | None
+    next_retry_at: str | None
 
 
 def require_consecutive(outcomes: Sequence[tuple[int, str]]) -> None:
@@ -256,3 +296,48 @@ class EventStore(Protocol):
         The owner that holds it renews it (a long fold does, between batches)."""
 
     def unlock(self, battle_id: str, owner: str) -> None: ...
+
+    # --- webhooks: registrations, delivery progress, attempts ---------------------------------------------
+    def add_webhook(self, battle_id: str, webhook: WebhookRecord) -> WebhookProgress:
+        """Register a webhook, its cursor at the projected version (it is sent the outcomes after it), and
+        list the battle among `webhook_battles`; UnknownBattle if the battle does not exist."""
+
+    def webhooks(self, battle_id: str) -> list[WebhookRecord]:
+        """The battle's webhooks, oldest first."""
+
+    def webhook(self, battle_id: str, webhook_id: str) -> WebhookRecord | None: ...
+
+    def delete_webhook(self, battle_id: str, webhook_id: str) -> bool:
+        """Drop the webhook, its progress, attempts, claim and lock; False when there is no such webhook."""
+
+    def webhook_progress(self, battle_id: str, webhook_id: str) -> WebhookProgress | None: ...
+
+    def save_webhook_progress(
+        self,
+        battle_id: str,
+        webhook_id: str,
+        progress: WebhookProgress,
+        attempt: DeliveryAttempt | None = None,
+    ) -> bool:
+        """Store the progress and log the attempt (newest first, ATTEMPTS_KEPT of them) in one step, only
+        while the webhook is registered: False when it was deleted meanwhile (nothing is written)."""
+
+    def delivery_attempts(self, battle_id: str, webhook_id: str, *, limit: int = 50) -> list[DeliveryAttempt]:
+        """The latest attempts, newest first."""
+
+    def webhook_battles(self) -> Iterator[str]:
+        """Battles that had a webhook registered (the reconciler's index; deletions leave them listed)."""
+
+    def claim_webhooks(
+        self, battle_id: str, ttl_ms: int, webhook_ids: Sequence[str] | None = None
+    ) -> list[str]:
+        """Of the given webhooks (None: all of the battle's), those not failed and no delivery job was
+        claimed for within `ttl_ms`, now claimed: the caller enqueues one job for each, so a busy battle
+        never queues a job per fold. The job releases its claim once it holds the webhook's lock."""
+
+    def release_webhook(self, battle_id: str, webhook_id: str) -> None: ...
+
+    def try_lock_webhook(self, battle_id: str, webhook_id: str, owner: str, ttl_ms: int) -> bool:
+        """One delivering job per webhook at a time, as `try_lock` is for folds."""
+
+    def unlock_webhook(self, battle_id: str, webhook_id: str, owner: str) -> None: ...

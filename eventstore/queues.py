@@ -42,5 +42,13 @@ REPLAY = JobSpec(
     result_ttl_s=REPLAY_KEEP_S,
     failure_ttl_s=REPLAY_KEEP_S,
 )
+DELIVER_WEBHOOK = JobSpec(
+    queue="siege-webhooks",
+    path="workers.jobs.deliver_webhook",
+    timeout_s=180,  # above the delivery's budget (60 s) plus one attempt's timeouts
+    result_ttl_s=60,
+)
+# the webhook worker's queue: a slow receiver holds up only other deliveries, never a fold
+WEBHOOK_QUEUES = (DELIVER_WEBHOOK.queue,)
 # the queues every worker listens on, in the order it takes them: a long rebuild never delays live battles
 WORKER_QUEUES = (PROJECT_PENDING.queue, REPLAY.queue)

@@ -12,10 +12,13 @@ from eventstore.redis_import import RedisImport
 from eventstore.redis_log import RedisLog
 from eventstore.redis_schedule import RedisSchedule, ttl_ms
 from eventstore.redis_tokens import RedisTokens
+from eventstore.redis_webhooks import RedisWebhooks
 
 
-class RedisEventStore(RedisLog, RedisImport, RedisIdempotency, RedisDerived, RedisSchedule, RedisTokens):
-    """One client, six concerns: each base owns its keys and scripts (see its module)."""
+class RedisEventStore(
+    RedisLog, RedisImport, RedisIdempotency, RedisDerived, RedisSchedule, RedisTokens, RedisWebhooks
+):
+    """One client, seven concerns: each base owns its keys and scripts (see its module)."""
 
     def __init__(self, client: RedisClient, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         RedisLog.__init__(self, client, scheduled_ttl_ms=ttl_ms(scheduled_ttl_s))
@@ -24,6 +27,7 @@ class RedisEventStore(RedisLog, RedisImport, RedisIdempotency, RedisDerived, Red
         RedisDerived.__init__(self, client)
         RedisSchedule.__init__(self, client, scheduled_ttl_s=scheduled_ttl_s)
         RedisTokens.__init__(self, client)
+        RedisWebhooks.__init__(self, client)
         self.client = client
 
 

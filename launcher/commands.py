@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from eventstore.config import Durability
-from eventstore.queues import WORKER_QUEUES
+from eventstore.queues import WEBHOOK_QUEUES, WORKER_QUEUES
 
 GUNICORN_CONF = "python:service.gunicorn_conf"  # workers, threads, timeouts, no shared control socket
 RECONCILE_EVERY_S = 1  # with the fold lock's 1 s, a battle whose folder died is folded again within 2 s
@@ -25,7 +25,9 @@ def api(bind: str) -> list[str]:
     return ["gunicorn", "-c", GUNICORN_CONF, "-b", bind, "service.wsgi:app"]
 
 
-def worker(queue_url: str, *, metrics_bind: str | None = None) -> list[str]:
+def worker(
+    queue_url: str, *, metrics_bind: str | None = None, queues: tuple[str, ...] = WORKER_QUEUES
+) -> list[str]:
     """An RQ SimpleWorker on the queues (workers/worker.py): unlike `rq worker`, it outlasts Redis outages.
     `metrics_bind`: it serves its own metrics there (a container of its own: the API's /metrics cannot see it;
     `make run` shares one samples directory instead)."""
@@ -34,13 +36,19 @@ def worker(queue_url: str, *, metrics_bind: str | None = None) -> list[str]:
         "python",
         "-m",
         "workers.worker",
-        *WORKER_QUEUES,
+        *queues,
         "--worker-ttl",
         str(WORKER_TTL_S),
         "--url",
         queue_url,
         *serving,
     ]
+
+
+def webhook_worker(queue_url: str, *, metrics_bind: str | None = None) -> list[str]:
+    """A worker on the webhook queue alone: a receiver that takes 10 s to answer delays other deliveries,
+    never a fold."""
+    return worker(queue_url, metrics_bind=metrics_bind, queues=WEBHOOK_QUEUES)
 
 
 def reconciler() -> list[str]:

@@ -213,7 +213,7 @@ def _outcome(
     rolls: list[dict[str, object]],
     events: tuple[Any, ...],
 ) -> dict[str, JSON]:
-    """The stored outcome is language-free: the API renders its `summary` at the edge (service/messages)."""
+    """The stored outcome is language-free: the API renders its `summary` at the edge (summaries/)."""
     return {
         "version": entry.version,
         "type": entry.type,

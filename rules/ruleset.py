@@ -22,7 +22,7 @@ S = TypeVar("S")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Outcome(Generic[E]):
     """What `decide` returns for an applied command: its result record (spec §3's Outcome, written with
-    `rules.codec.encode`) and the events; the API renders the summary from the result (service/messages)."""
+    `rules.codec.encode`) and the events; the API renders the summary from the result (summaries/)."""
 
     result: object
     events: tuple[E, ...] = ()

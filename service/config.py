@@ -11,6 +11,7 @@ from limits import parse_many
 
 from eventstore.config import StoreConfig
 from service import gunicorn_conf
+from webhooks.settings import WebhookSettings
 
 Number = TypeVar("Number", int, float)
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
@@ -35,6 +36,7 @@ class ServiceConfig:
     cors_origins: tuple[str, ...] = ("*",)  # SIEGE_CORS_ORIGINS: browser origins allowed; () for none
     audit_max_entries: int = 100_000  # SIEGE_AUDIT_MAX_ENTRIES: versions one `GET .../audit` checks at most
     metrics: str = METRICS_ON  # SIEGE_METRICS: `GET /metrics` is `on` (public), `off`, or `token:<secret>`
+    webhooks: WebhookSettings = field(default_factory=WebhookSettings)  # SIEGE_WEBHOOK_ALLOW, ...
 
     @property
     def redis_url(self) -> str:
@@ -74,6 +76,7 @@ class ServiceConfig:
             cors_origins=_origins(env.get("SIEGE_CORS_ORIGINS"), base.cors_origins),
             audit_max_entries=_read(env, "SIEGE_AUDIT_MAX_ENTRIES", int, base.audit_max_entries, minimum=1),
             metrics=_metrics(env.get("SIEGE_METRICS") or base.metrics),
+            webhooks=WebhookSettings.from_env(env),
         )
 
 

@@ -15,7 +15,7 @@ from redis import Redis
 from redis.exceptions import RedisError
 from rq import Queue
 
-from eventstore.queues import WORKER_QUEUES
+from eventstore.queues import WEBHOOK_QUEUES, WORKER_QUEUES
 from service import auth
 from service.config import METRICS_OFF, METRICS_ON, ServiceConfig
 from service.problems import Problem
@@ -28,7 +28,7 @@ class QueueDepth(Collector):
     """Jobs waiting on each RQ queue, read from the queue Redis when scraped (a gauge no process keeps)."""
 
     def __init__(self, connection: Redis[Any]) -> None:
-        self._queues = [Queue(name, connection=connection) for name in WORKER_QUEUES]
+        self._queues = [Queue(name, connection=connection) for name in (*WORKER_QUEUES, *WEBHOOK_QUEUES)]
 
     def collect(self) -> Iterator[Metric]:
         depth = GaugeMetricFamily("siege_queue_depth", "Jobs waiting on an RQ queue", labels=["queue"])

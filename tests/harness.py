@@ -10,7 +10,7 @@ from eventstore.canonical import canonical_json
 from rules.dice import commitment
 from rules.fold import BATTLE_CREATED, Battle, Entry, Seeds, encode_battle, step
 from rules.registry import get_ruleset
-from service.messages import LANGUAGES, summary
+from summaries import LANGUAGES, summary
 
 TEST_SEED = bytes(range(32))
 

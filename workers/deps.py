@@ -10,7 +10,9 @@ from rq import Queue
 from eventstore.config import StoreConfig, connect
 from eventstore.protocol import EventStore
 from eventstore.redis_store import RedisEventStore
-from workers.queue import enqueue_projection, projection_queue
+from webhooks.settings import WebhookSettings
+from workers.queue import enqueue_delivery, enqueue_projection, projection_queue, webhook_queue
+from workers.webhook_schedule import wake
 
 
 def configured() -> bool:
@@ -18,6 +20,7 @@ def configured() -> bool:
     at once with the reason instead of failing its first job)."""
     try:
         config()
+        webhook_settings()
     except (ValueError, RuntimeError) as error:
         print(f"siege: cannot start: {error}", file=sys.stderr, flush=True)
         return False
@@ -46,3 +49,22 @@ def queue() -> Queue:
 
 def requeue_projection() -> None:
     enqueue_projection(queue())
+
+
+@cache
+def webhook_settings() -> WebhookSettings:
+    return WebhookSettings.from_env()
+
+
+@cache
+def webhooks_queue() -> Queue:
+    return webhook_queue(queue().connection)
+
+
+def enqueue_webhook(battle_id: str, webhook_id: str) -> None:
+    enqueue_delivery(webhooks_queue(), battle_id, webhook_id)
+
+
+def wake_webhooks(battle_id: str) -> None:
+    """After a fold wrote outcomes: a delivery job per webhook of the battle not claimed yet."""
+    wake(store(), enqueue_webhook, battle_id)

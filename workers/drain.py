@@ -39,12 +39,14 @@ def drain_pending(
     store: EventStore,
     *,
     requeue: Callable[[], None],
+    folded: Callable[[str], None] | None = None,
     owner: str = "",
     take: int = TAKE,
     budget_s: float = BUDGET_S,
     linger_s: float = LINGER_S,
 ) -> Drained:
-    """Fold pending battles in rounds until none is left; a battle locked by another folder goes back."""
+    """Fold pending battles in rounds until none is left; a battle locked by another folder goes back.
+    `folded(battle)` runs after a battle's fold wrote outcomes (the webhooks' wake), its lock released."""
     owner = owner or folder_name("drain")
     deadline = time.monotonic() + budget_s
     done = Drained()
@@ -53,7 +55,7 @@ def drain_pending(
         taken = _take(store, take, linger_s)
         if not taken:
             return done
-        done = _round(store, taken, owner, done)
+        done = _round(store, taken, owner, done, folded)
         if time.monotonic() > deadline:
             requeue()  # the set may never empty under load: a fresh job carries on
             return replace(done, handed_off=True)
@@ -71,9 +73,18 @@ def _take(store: EventStore, take: int, linger_s: float) -> list[str]:
     return taken
 
 
-def _round(store: EventStore, taken: list[str], owner: str, done: Drained) -> Drained:
+def _round(
+    store: EventStore,
+    taken: list[str],
+    owner: str,
+    done: Drained,
+    after: Callable[[str], None] | None = None,
+) -> Drained:
     folded = {b: _fold_if_free(store, b, owner) for b in taken}
     busy = [b for b, f in folded.items() if f == "busy"]
+    for battle_id, fold in folded.items():
+        if after is not None and isinstance(fold, Folded) and fold.to_version > fold.from_version:
+            after(battle_id)
     for battle_id in busy:
         store.mark_pending(battle_id)
     if len(busy) == len(taken):

@@ -16,6 +16,7 @@ from telemetry.metrics import JOB_SECONDS
 from workers import deps
 from workers.drain import drain_pending
 from workers.replay import Mode, rebuild, verify
+from workers.webhooks import Deliverer, deliver
 
 log = logging.getLogger("siege.job")
 
@@ -23,7 +24,10 @@ log = logging.getLogger("siege.job")
 def project_pending() -> dict[str, object]:
     """Drain every pending battle (see workers.drain)."""
     return _reported(
-        "project_pending", lambda: asdict(drain_pending(deps.store(), requeue=deps.requeue_projection))
+        "project_pending",
+        lambda: asdict(
+            drain_pending(deps.store(), requeue=deps.requeue_projection, folded=deps.wake_webhooks)
+        ),
     )
 
 
@@ -33,6 +37,17 @@ def replay_battle(battle_id: str, mode: Mode = "rebuild") -> dict[str, object]:
         raise ValueError(f"unknown replay mode {mode!r}")
     replay = verify if mode == "verify" else rebuild
     return _reported(f"replay_{mode}", lambda: asdict(replay(deps.store(), battle_id)), battle=battle_id)
+
+
+def deliver_webhook(battle_id: str, webhook_id: str) -> dict[str, object]:
+    """Deliver one webhook's outcomes from its cursor on (see workers.webhooks), on its own queue."""
+    run = Deliverer(store=deps.store(), settings=deps.webhook_settings(), requeue=deps.enqueue_webhook)
+    return _reported(
+        "deliver_webhook",
+        lambda: asdict(deliver(run, battle_id, webhook_id)),
+        battle=battle_id,
+        webhook=webhook_id,
+    )
 
 
 def _reported(name: str, run: Callable[[], dict[str, Any]], **about: object) -> dict[str, object]:

@@ -6,6 +6,7 @@ import argparse
 import logging
 import signal
 import threading
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from redis.exceptions import RedisError
@@ -16,6 +17,7 @@ from telemetry.logs import log_json
 from workers import deps
 from workers.queue import enqueue_projection
 from workers.retry import Backoff
+from workers.webhook_schedule import reconcile_webhooks
 
 OUTAGE_MAX_S = 5.0  # the longest wait between passes while Redis is away: recovery is noticed that soon
 log = logging.getLogger("siege.reconcile")
@@ -26,10 +28,14 @@ class Reconciled:
     battles: int
     lagging: list[str]
     enqueued: bool
+    webhooks: int = 0  # delivery jobs enqueued for webhooks that lag or whose retry is due
 
 
-def reconcile(store: EventStore, queue: Queue) -> Reconciled:
-    """One pass: mark lagging battles pending and make sure a projection job will see them."""
+def reconcile(
+    store: EventStore, queue: Queue, enqueue_webhook: Callable[[str, str], None] | None = None
+) -> Reconciled:
+    """One pass: mark lagging battles pending and make sure a projection job will see them; then a
+    delivery job for each webhook that lags its battle's projection and is due (`enqueue_webhook`)."""
     battles = list(store.battle_ids())
     lagging = [battle_id for battle_id in battles if _lags(store, battle_id)]
     asked = [store.mark_pending(battle_id) for battle_id in lagging]
@@ -38,7 +44,8 @@ def reconcile(store: EventStore, queue: Queue) -> Reconciled:
     enqueued = bool(lagging) and (any(asked) or queue.count == 0)
     if enqueued:
         enqueue_projection(queue)
-    return Reconciled(battles=len(battles), lagging=lagging, enqueued=enqueued)
+    woken = reconcile_webhooks(store, enqueue_webhook) if enqueue_webhook is not None else 0
+    return Reconciled(battles=len(battles), lagging=lagging, enqueued=enqueued, webhooks=woken)
 
 
 def _lags(store: EventStore, battle_id: str) -> bool:
@@ -57,7 +64,7 @@ def run_forever(every_s: float, stop: threading.Event) -> None:
     while not stop.is_set():
         wait_s = every_s
         try:
-            done = reconcile(store, queue)
+            done = reconcile(store, queue, deps.enqueue_webhook)
             if done.lagging:
                 log.info("%d of %d battles lag; enqueued: %s", len(done.lagging), done.battles, done.enqueued)
             backoff.reset()
@@ -78,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     if not deps.configured():
         return 2
     if args.once:
-        print(asdict(reconcile(deps.store(), deps.queue())), flush=True)
+        print(asdict(reconcile(deps.store(), deps.queue(), deps.enqueue_webhook)), flush=True)
         return 0
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

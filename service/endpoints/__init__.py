@@ -14,6 +14,7 @@ from service.endpoints import (
     rulesets,
     state,
     tokens,
+    webhooks,
 )
 from service.endpoints.blueprint import Blueprint
 
@@ -26,6 +27,7 @@ def blueprints() -> list[Blueprint]:
         events.blp,
         state.blp,
         tokens.blp,
+        webhooks.blp,
         replays.blp,
         audit.blp,
         export.blp,

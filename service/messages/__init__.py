@@ -1,28 +1,15 @@
-"""Outcome summaries rendered at the edge (DESIGN §5): the stored outcome is language-free; each answer that
-shows one gets its `summary` in the request's language (`Accept-Language`, q-values honoured, default en),
-from the typed result, or from the reason and its `detail` for a rejection, through the message catalogs."""
+"""Outcome summaries at the API's edge: the request's language (`Accept-Language`, q-values honoured,
+default en) and the headers that say it; the rendering is the pure `summaries` package, the workers' too."""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Mapping
-from typing import Any
-
 from flask import Response, request
 
-from rules.declare import plan
-from rules.registry import get_ruleset
-from service.messages import epic, pathfinder
-from service.messages.catalogs import DEFAULT, LANGUAGES
-from service.messages.lines import Data, Line, Lines, Term, Terms, render
+from summaries import COMMON, DEFAULT, LANGUAGES, LINES, TERMS, summarized, summary
 
-log = logging.getLogger(__name__)
-LINES: dict[str, Lines] = {"epic": epic.LINES, "pathfinder": pathfinder.LINES}
-DETAIL = {"epic": epic.detail_params, "pathfinder": pathfinder.detail_params}
-TERMS: dict[str, dict[str, tuple[str, ...]]] = {"epic": epic.TERMS, "pathfinder": pathfinder.TERMS}
-COMMON = ("battle_created", "conclude", "undo")  # what the fold answers for every ruleset
-
-__all__ = ["DEFAULT", "LANGUAGES", "language", "localized", "summarized", "summary"]
+__all__ = [
+    "COMMON", "DEFAULT", "LANGUAGES", "LINES", "TERMS", "language", "localized", "summarized", "summary"
+]  # fmt: skip
 
 
 def language() -> str:
@@ -36,79 +23,3 @@ def localized(response: Response, lang: str) -> Response:
     response.headers["Content-Language"] = lang
     response.vary.add("Accept-Language")
     return response
-
-
-def summarized(ruleset: str, outcome: Mapping[str, Any], command: Data, lang: str) -> dict[str, Any]:
-    """The outcome as answered: the stored one with its `summary` in `lang` (replacing any stored one)."""
-    return {**outcome, "summary": summary(ruleset, outcome, command, lang)}
-
-
-def summary(
-    ruleset: str, outcome: Mapping[str, Any], command: Data, lang: str, *, strict: bool = False
-) -> str:
-    """One line; never fails an answer: a message that cannot be rendered falls back to the bare code (and
-    is logged), unless `strict` (the tests)."""
-    try:
-        return _rendered(ruleset, outcome, command, lang)
-    except (KeyError, TypeError, ValueError, IndexError):
-        if strict:
-            raise
-        log.exception(
-            "could not render the summary of %s %s v%s", ruleset, outcome.get("type"), outcome.get("version")
-        )
-        return f"{outcome.get('type')}: {outcome.get('reason') or outcome.get('status')}"
-
-
-def _rendered(ruleset: str, outcome: Mapping[str, Any], command: Data, lang: str) -> str:
-    msgid, params = line(ruleset, outcome, command)
-    try:
-        return render(lang, msgid, params)
-    except KeyError:
-        if outcome.get("status") != "rejected":
-            raise
-        # a rejection stored before detail existed: the message needs parameters it does not have
-        return render(lang, f"{ruleset}.reject", _base(ruleset, outcome, command))
-
-
-def line(ruleset: str, outcome: Mapping[str, Any], command: Data) -> Line:
-    kind = str(outcome.get("type"))
-    if outcome.get("status") == "rejected":
-        reason, detail = str(outcome.get("reason")), outcome.get("detail") or {}
-        params = {**_base(ruleset, outcome, command), **DETAIL[ruleset](detail)}
-        named = (
-            ".named" if reason == "invalid_field" and "field" in detail else ""
-        )  # where the field is known
-        return f"{ruleset}.reject.{reason}{named}", params
-    result = outcome.get("result") or {}
-    if kind == "undo":
-        return f"{ruleset}.undo", {"version": result.get("undone_version")}
-    if kind in COMMON:
-        return f"{ruleset}.{kind}", {"rules_version": result.get("rules_version"), "name": result.get("name")}
-    return LINES[ruleset].kinds[kind].line(result, command)
-
-
-def _base(ruleset: str, outcome: Mapping[str, Any], command: Data) -> dict[str, Any]:
-    kind = str(outcome.get("type"))
-    known = kind in get_ruleset(ruleset).commands or kind in COMMON
-    return {
-        "actor": actor(ruleset, kind, command) or Term(f"{ruleset}.referee"),
-        "verb": Term(f"{ruleset}.verb.{kind}") if known else kind,
-        "reason": str(outcome.get("reason")),
-    }
-
-
-def actor(ruleset: str, kind: str, command: Data) -> str | Terms | None:
-    """Who the command acts with, as sent: its first acting id (a list of them for a barrage), else the id it
-    creates; None for the referee's own commands."""
-    record: type | None = get_ruleset(ruleset).commands.get(kind)
-    if record is None:
-        return None
-    fields = plan(record)
-    for p in fields:
-        value = command.get(p.name)
-        if p.facts.acts and isinstance(value, str):
-            return value
-        if p.facts.acts and isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            return Terms(list(value))
-    created = next((command.get(p.name) for p in fields if p.facts.new), None)
-    return created if isinstance(created, str) else None

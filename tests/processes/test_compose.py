@@ -36,6 +36,8 @@ def test_api_worker_reconciler_and_dashboard_run_the_launchers_commands(compose:
 
     assert service(compose, "api")["command"] == commands.api("0.0.0.0:8000")
     assert service(compose, "worker")["command"] == commands.worker(queue_url, metrics_bind=worker_metrics)
+    webhooks = commands.webhook_worker(queue_url, metrics_bind=worker_metrics)
+    assert service(compose, "webhook-worker")["command"] == webhooks
     assert service(compose, "reconciler")["command"] == commands.reconciler()
     assert service(compose, "dashboard")["command"] == commands.dashboard(queue_url)
 

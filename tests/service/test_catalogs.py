@@ -14,9 +14,9 @@ from babel.messages.pofile import read_po
 
 from rules.pathfinder.shot import ShotResolved
 from rules.registry import get_ruleset
-from service.messages import COMMON, LINES, TERMS
-from service.messages.catalogs import LANGUAGES, po_path
-from service.messages.lines import render
+from summaries import COMMON, LINES, TERMS
+from summaries.catalogs import LANGUAGES, po_path
+from summaries.lines import render
 
 RULESETS = ("epic", "pathfinder")
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.epic import results as r
-from service.messages.lines import Data, Line, Lines, Term, Terms, ids
+from summaries.lines import Data, Line, Lines, Term, Terms, ids
 
 LINES = Lines("epic")
 

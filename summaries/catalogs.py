@@ -1,6 +1,6 @@
-"""The message catalogs (gettext, domain `siege`): `service/locales/<lang>/LC_MESSAGES/siege.po`, compiled to
-`.mo` by `make install`; a missing or stale `.mo` (an image built with plain `pip install`) is compiled from
-its `.po` in memory on first use, with the same babel.messages code, so every process reads one text."""
+"""The message catalogs (gettext, domain `siege`): `summaries/locales/<lang>/LC_MESSAGES/siege.po`, compiled
+to `.mo` by `make install`; a missing or stale `.mo` (an image built with plain `pip install`) is compiled
+from its `.po` in memory on first use, with the same babel.messages code, so every process reads one text."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-LOCALES = Path(__file__).resolve().parent.parent / "locales"
+LOCALES = Path(__file__).resolve().parent / "locales"
 DOMAIN = "siege"
 LANGUAGES = ("en", "fr")  # en first: the default when Accept-Language names neither
 DEFAULT = "en"

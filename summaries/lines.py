@@ -10,7 +10,7 @@ from typing import Any, Literal
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
-from service.messages.catalogs import message
+from summaries.catalogs import message
 
 
 @dataclass(frozen=True, slots=True)

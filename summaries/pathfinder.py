@@ -7,7 +7,7 @@ from typing import Any
 from rules.pathfinder import results as r
 from rules.pathfinder.catalog import AMMUNITION, ENGINES
 from rules.pathfinder.shot import ShotResolved
-from service.messages.lines import Data, Line, Lines, Param, Term, square
+from summaries.lines import Data, Line, Lines, Param, Term, square
 
 LINES = Lines("pathfinder")
 

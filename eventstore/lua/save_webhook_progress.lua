@@ -1,0 +1,12 @@
+-- Store a webhook's progress and log one attempt, only while the webhook is registered.
+-- KEYS[1] webhooks, [2] progress, [3] attempts; ARGV[1] id, [2] progress JSON, [3] attempt JSON or '',
+-- [4] attempts kept
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
+  return 0
+end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+if ARGV[3] ~= '' then
+  redis.call('LPUSH', KEYS[3], ARGV[3])
+  redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[4]) - 1)
+end
+return 1

@@ -1,0 +1,118 @@
+"""Webhooks in process memory, with the Redis backend's semantics (claims and locks expire)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from eventstore.protocol import ATTEMPTS_KEPT, DeliveryAttempt, Head, WebhookProgress, WebhookRecord
+
+
+@dataclass(slots=True)
+class _Kept:
+    record: WebhookRecord
+    progress: WebhookProgress
+    attempts: list[DeliveryAttempt] = field(default_factory=list)
+    claimed_until: float = 0.0
+
+
+class MemoryWebhooks:
+    def __init__(self) -> None:
+        self._webhooks_lock = threading.Lock()
+        self._webhooks: dict[str, dict[str, _Kept]] = {}
+        self._webhook_locks: dict[tuple[str, str], tuple[str, float]] = {}
+
+    def head(self, battle_id: str) -> Head:
+        raise NotImplementedError  # the store's log answers; UnknownBattle when there is no battle
+
+    def projected_version(self, battle_id: str) -> int:
+        raise NotImplementedError  # the store's projection answers
+
+    def add_webhook(self, battle_id: str, webhook: WebhookRecord) -> WebhookProgress:
+        self.head(battle_id)
+        progress = WebhookProgress(cursor=self.projected_version(battle_id))
+        with self._webhooks_lock:
+            self._webhooks.setdefault(battle_id, {})[webhook.id] = _Kept(webhook, progress)
+        return progress
+
+    def webhooks(self, battle_id: str) -> list[WebhookRecord]:
+        with self._webhooks_lock:
+            found = [kept.record for kept in self._webhooks.get(battle_id, {}).values()]
+        return sorted(found, key=lambda webhook: (webhook.created_at, webhook.id))
+
+    def webhook(self, battle_id: str, webhook_id: str) -> WebhookRecord | None:
+        kept = self._kept(battle_id, webhook_id)
+        return kept.record if kept else None
+
+    def delete_webhook(self, battle_id: str, webhook_id: str) -> bool:
+        with self._webhooks_lock:
+            self._webhook_locks.pop((battle_id, webhook_id), None)
+            return self._webhooks.get(battle_id, {}).pop(webhook_id, None) is not None
+
+    def webhook_progress(self, battle_id: str, webhook_id: str) -> WebhookProgress | None:
+        kept = self._kept(battle_id, webhook_id)
+        return kept.progress if kept else None
+
+    def save_webhook_progress(
+        self,
+        battle_id: str,
+        webhook_id: str,
+        progress: WebhookProgress,
+        attempt: DeliveryAttempt | None = None,
+    ) -> bool:
+        with self._webhooks_lock:
+            kept = self._webhooks.get(battle_id, {}).get(webhook_id)
+            if kept is None:
+                return False
+            kept.progress = progress
+            if attempt is not None:
+                kept.attempts = [attempt, *kept.attempts][:ATTEMPTS_KEPT]
+            return True
+
+    def delivery_attempts(self, battle_id: str, webhook_id: str, *, limit: int = 50) -> list[DeliveryAttempt]:
+        kept = self._kept(battle_id, webhook_id)
+        return kept.attempts[: max(limit, 0)] if kept else []
+
+    def webhook_battles(self) -> Iterator[str]:
+        with self._webhooks_lock:
+            ids = list(self._webhooks)
+        yield from ids
+
+    def claim_webhooks(
+        self, battle_id: str, ttl_ms: int, webhook_ids: Sequence[str] | None = None
+    ) -> list[str]:
+        now = time.monotonic()
+        with self._webhooks_lock:
+            held = self._webhooks.get(battle_id, {})
+            asked = list(held) if webhook_ids is None else [w for w in webhook_ids if w in held]
+            claimed = [w for w in asked if held[w].claimed_until <= now and not held[w].progress.failed]
+            for webhook_id in claimed:
+                held[webhook_id].claimed_until = now + max(ttl_ms, 1) / 1000
+            return claimed
+
+    def release_webhook(self, battle_id: str, webhook_id: str) -> None:
+        with self._webhooks_lock:
+            kept = self._webhooks.get(battle_id, {}).get(webhook_id)
+            if kept is not None:
+                kept.claimed_until = 0.0
+
+    def try_lock_webhook(self, battle_id: str, webhook_id: str, owner: str, ttl_ms: int) -> bool:
+        now = time.monotonic()
+        with self._webhooks_lock:
+            holder = self._webhook_locks.get((battle_id, webhook_id))
+            if holder is not None and holder[1] > now and holder[0] != owner:
+                return False
+            self._webhook_locks[(battle_id, webhook_id)] = (owner, now + ttl_ms / 1000)
+            return True
+
+    def unlock_webhook(self, battle_id: str, webhook_id: str, owner: str) -> None:
+        with self._webhooks_lock:
+            holder = self._webhook_locks.get((battle_id, webhook_id))
+            if holder is not None and holder[0] == owner:
+                del self._webhook_locks[(battle_id, webhook_id)]
+
+    def _kept(self, battle_id: str, webhook_id: str) -> _Kept | None:
+        with self._webhooks_lock:
+            return self._webhooks.get(battle_id, {}).get(webhook_id)

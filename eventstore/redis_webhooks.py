@@ -1,0 +1,113 @@
+"""Webhooks in Redis, all under the battle's hash tag: registrations, progress, claims, attempts, locks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from eventstore import keys, lua
+from eventstore.config import RedisClient
+from eventstore.protocol import (
+    ATTEMPTS_KEPT,
+    DeliveryAttempt,
+    UnknownBattle,
+    WebhookProgress,
+    WebhookRecord,
+)
+from eventstore.stream_fields import text
+from eventstore.webhook_records import attempt_from, dumps, progress_from, webhook_from
+
+
+class RedisWebhooks:
+    def __init__(self, client: RedisClient) -> None:
+        self._client = client
+        self._add_webhook_script = lua.register(client, "add_webhook")
+        self._progress_script = lua.register(client, "save_webhook_progress")
+        self._claim_script = lua.register(client, "claim_webhooks")
+        self._delete_webhook_script = lua.register(client, "delete_webhook")
+        self._webhook_lock_script = lua.register(client, "lock")
+        self._webhook_unlock_script = lua.register(client, "unlock")
+
+    def add_webhook(self, battle_id: str, webhook: WebhookRecord) -> WebhookProgress:
+        script_keys = [
+            keys.log(battle_id),
+            keys.webhooks(battle_id),
+            keys.webhook_progress(battle_id),
+            keys.state(battle_id),
+        ]
+        cursor = int(self._add_webhook_script(keys=script_keys, args=[webhook.id, dumps(webhook)]))
+        if cursor < 0:
+            raise UnknownBattle(battle_id)
+        # a global key cannot join the battle's script on a cluster; listed after, so a registration the
+        # reconciler does not know yet is at worst one pass late
+        self._client.sadd(keys.WEBHOOK_BATTLES, battle_id)
+        return WebhookProgress(cursor=cursor)
+
+    def webhooks(self, battle_id: str) -> list[WebhookRecord]:
+        found = [webhook_from(raw) for raw in self._client.hvals(keys.webhooks(battle_id))]
+        return sorted(found, key=lambda webhook: (webhook.created_at, webhook.id))
+
+    def webhook(self, battle_id: str, webhook_id: str) -> WebhookRecord | None:
+        raw = self._client.hget(keys.webhooks(battle_id), webhook_id)
+        return None if raw is None else webhook_from(raw)
+
+    def delete_webhook(self, battle_id: str, webhook_id: str) -> bool:
+        script_keys = [
+            keys.webhooks(battle_id),
+            keys.webhook_progress(battle_id),
+            keys.webhook_claims(battle_id),
+            keys.webhook_attempts(battle_id, webhook_id),
+            keys.webhook_lock(battle_id, webhook_id),
+        ]
+        return bool(self._delete_webhook_script(keys=script_keys, args=[webhook_id]))
+
+    def webhook_progress(self, battle_id: str, webhook_id: str) -> WebhookProgress | None:
+        raw = self._client.hget(keys.webhook_progress(battle_id), webhook_id)
+        return None if raw is None else progress_from(raw)
+
+    def save_webhook_progress(
+        self,
+        battle_id: str,
+        webhook_id: str,
+        progress: WebhookProgress,
+        attempt: DeliveryAttempt | None = None,
+    ) -> bool:
+        script_keys = [
+            keys.webhooks(battle_id),
+            keys.webhook_progress(battle_id),
+            keys.webhook_attempts(battle_id, webhook_id),
+        ]
+        args = [webhook_id, dumps(progress), dumps(attempt) if attempt else "", ATTEMPTS_KEPT]
+        return bool(self._progress_script(keys=script_keys, args=args))
+
+    def delivery_attempts(self, battle_id: str, webhook_id: str, *, limit: int = 50) -> list[DeliveryAttempt]:
+        if limit <= 0:
+            return []
+        rows = self._client.lrange(keys.webhook_attempts(battle_id, webhook_id), 0, limit - 1)
+        return [attempt_from(raw) for raw in rows]
+
+    def webhook_battles(self) -> Iterator[str]:
+        for battle_id in self._client.sscan_iter(keys.WEBHOOK_BATTLES, count=500):
+            yield text(battle_id)
+
+    def claim_webhooks(
+        self, battle_id: str, ttl_ms: int, webhook_ids: Sequence[str] | None = None
+    ) -> list[str]:
+        if webhook_ids is not None and not webhook_ids:
+            return []
+        script_keys = [
+            keys.webhooks(battle_id),
+            keys.webhook_claims(battle_id),
+            keys.webhook_progress(battle_id),
+        ]
+        claimed = self._claim_script(keys=script_keys, args=[max(int(ttl_ms), 1), *(webhook_ids or [])])
+        return [text(webhook_id) for webhook_id in claimed]
+
+    def release_webhook(self, battle_id: str, webhook_id: str) -> None:
+        self._client.hdel(keys.webhook_claims(battle_id), webhook_id)
+
+    def try_lock_webhook(self, battle_id: str, webhook_id: str, owner: str, ttl_ms: int) -> bool:
+        lock = keys.webhook_lock(battle_id, webhook_id)
+        return bool(self._webhook_lock_script(keys=[lock], args=[owner, ttl_ms]))
+
+    def unlock_webhook(self, battle_id: str, webhook_id: str, owner: str) -> None:
+        self._webhook_unlock_script(keys=[keys.webhook_lock(battle_id, webhook_id)], args=[owner])

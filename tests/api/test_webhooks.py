@@ -1,0 +1,216 @@
+"""Webhook registration (issue 10): a GM registers a URL and gets its secret once, lists, deletes and reads
+deliveries; URLs that are not http(s), too long, or whose host resolves to a refused address are 422
+problems naming why, and register nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from eventstore.protocol import EventStore
+from service.app import create_app
+from tests.api.helpers import WALL, accepted, assert_problem, bearer, create_battle, fold, mint
+from tests.fixtures.app import GmClient, config_for
+from webhooks.guard import parse_allow
+from webhooks.settings import WebhookSettings
+
+RECEIVER = "http://127.0.0.1:9/siege"  # never connected to: registration only resolves the host
+BOTH = ["siege.outcome.applied", "siege.outcome.rejected"]
+
+
+@pytest.fixture
+def allowing(redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
+    """A GM client on an app whose SIEGE_WEBHOOK_ALLOW is 127.0.0.1, as the tests' receivers need."""
+    settings = WebhookSettings(allow=parse_allow("127.0.0.1"))
+    app: Flask = create_app(
+        config_for(redis_url, webhooks=settings), store=redis_store, queue_redis=redis_client
+    )
+    app.testing = True
+    return GmClient(app, app.response_class, use_cookies=False)
+
+
+def register(client: FlaskClient, battle_id: str, headers: dict[str, str] | None = None, **body: Any) -> Any:
+    return client.post(f"/battles/{battle_id}/webhooks", json={"url": RECEIVER, **body}, headers=headers)
+
+
+def test_a_registered_webhook_answers_201_with_its_secret_once(allowing: GmClient) -> None:
+    battle_id = create_battle(allowing)
+
+    created = register(allowing, battle_id)
+
+    assert created.status_code == 201, created.get_json()
+    body = created.get_json()
+    assert created.headers["Location"] == f"/battles/{battle_id}/webhooks/{body['id']}"
+    assert body["secret"].startswith("whsec_") and len(body["secret"]) > 30
+    assert (body["url"], body["types"], body["language"]) == (RECEIVER, BOTH, "en")
+    assert (body["state"], body["delivered_version"], body["next_retry_at"]) == ("active", 0, None)
+    listed = allowing.get(f"/battles/{battle_id}/webhooks").get_json()
+    assert [w["id"] for w in listed] == [body["id"]]
+    assert "secret" not in listed[0] and body["secret"] not in str(listed)
+
+
+def test_types_and_language_are_kept_and_delivery_starts_after_the_projected_version(
+    allowing: GmClient, redis_store: EventStore
+) -> None:
+    battle_id = create_battle(allowing)
+    accepted(allowing, battle_id, WALL)
+    fold(redis_store, battle_id)
+
+    body = register(allowing, battle_id, types=["siege.outcome.rejected"], language="fr").get_json()
+
+    assert (body["types"], body["language"], body["delivered_version"]) == (
+        ["siege.outcome.rejected"],
+        "fr",
+        2,
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("ftp://hooks.example/siege", "Only http and https"),
+        ("file:///etc/passwd", "Only http and https"),
+        ("hooks.example/siege", "Only http and https"),
+        ("https://" + "a" * 2040 + ".example/", "at most 2048"),
+        ("http://user:pw@hooks.example/", "credentials"),
+        ("http:///siege", "no host"),
+    ],
+)
+def test_a_url_of_the_wrong_form_is_a_422_naming_why(client: GmClient, url: str, why: str) -> None:
+    battle_id = create_battle(client)
+
+    refused = assert_problem(register(client, battle_id, url=url), 422, "validation")
+
+    assert why in refused["errors"]["url"][0]
+    assert client.get(f"/battles/{battle_id}/webhooks").get_json() == []
+
+
+@pytest.mark.parametrize(
+    ("url", "kind"),
+    [
+        ("http://127.0.0.1:8080/hook", "loopback"),
+        ("http://localhost:8080/hook", "loopback"),
+        ("http://[::1]/hook", "loopback"),
+        ("http://[::ffff:127.0.0.1]/hook", "loopback"),
+        ("http://10.1.2.3/hook", "private"),
+        ("http://192.168.0.10/hook", "private"),
+        ("https://172.16.0.1/hook", "private"),
+        ("http://169.254.169.254/latest/meta-data", "link-local"),
+        ("http://[fe80::1]/hook", "link-local"),
+        ("http://0.0.0.0/hook", "unspecified"),
+        ("http://224.0.0.1/hook", "multicast"),
+        ("http://240.0.0.1/hook", "reserved"),
+    ],
+)
+def test_a_host_resolving_to_a_refused_address_is_a_422_naming_it(
+    client: GmClient, url: str, kind: str
+) -> None:
+    battle_id = create_battle(client)
+
+    refused = assert_problem(register(client, battle_id, url=url), 422, "webhook-address-refused")
+
+    assert f"a {kind} address" in refused["errors"]["url"][0]
+    assert client.get(f"/battles/{battle_id}/webhooks").get_json() == []
+
+
+def test_the_allow_list_lets_only_what_it_names_through(allowing: GmClient) -> None:
+    battle_id = create_battle(allowing)
+
+    assert register(allowing, battle_id, url="http://127.0.0.1:8080/").status_code == 201
+    assert_problem(register(allowing, battle_id, url="http://127.0.0.2/"), 422, "webhook-address-refused")
+    assert_problem(register(allowing, battle_id, url="http://10.0.0.1/"), 422, "webhook-address-refused")
+
+
+def test_an_allowed_host_name_passes_whatever_it_resolves_to(
+    redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str
+) -> None:
+    settings = WebhookSettings(allow=parse_allow("localhost"))
+    app = create_app(config_for(redis_url, webhooks=settings), store=redis_store, queue_redis=redis_client)
+    client = GmClient(app, app.response_class, use_cookies=False)
+    battle_id = create_battle(client)
+
+    assert register(client, battle_id, url="http://localhost:8080/").status_code == 201
+    assert_problem(register(client, battle_id, url="http://127.0.0.1:8080/"), 422, "webhook-address-refused")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"types": ["siege.outcome.exploded"]},
+        {"types": []},
+        {"types": ["siege.outcome.applied", "siege.outcome.applied"]},
+        {"language": "de"},
+        {"secret": "whsec_mine"},
+    ],
+)
+def test_unknown_types_languages_and_fields_are_422(allowing: GmClient, body: dict[str, Any]) -> None:
+    battle_id = create_battle(allowing)
+
+    assert_problem(register(allowing, battle_id, **body), 422, "validation")
+    assert allowing.get(f"/battles/{battle_id}/webhooks").get_json() == []
+
+
+def test_only_the_gm_manages_webhooks_and_an_unknown_battle_is_a_404(allowing: GmClient) -> None:
+    battle_id = create_battle(allowing)
+    observer = bearer(mint(allowing, battle_id, "observer")["token"])
+    hook = register(allowing, battle_id).get_json()["id"]
+
+    assert_problem(register(allowing, battle_id, headers=observer), 403, "forbidden")
+    assert_problem(allowing.get(f"/battles/{battle_id}/webhooks", headers=observer), 403, "forbidden")
+    path = f"/battles/{battle_id}/webhooks/{hook}"
+    assert_problem(allowing.delete(path, headers=observer), 403, "forbidden")
+    assert_problem(allowing.get(f"{path}/deliveries", headers=observer), 403, "forbidden")
+    assert_problem(allowing.get("/battles/nope/webhooks"), 404, "battle-not-found")
+
+
+def test_deleting_a_webhook_answers_204_then_it_is_gone(allowing: GmClient) -> None:
+    battle_id = create_battle(allowing)
+    hook = register(allowing, battle_id).get_json()["id"]
+    path = f"/battles/{battle_id}/webhooks/{hook}"
+
+    assert allowing.delete(path).status_code == 204
+
+    assert allowing.get(f"/battles/{battle_id}/webhooks").get_json() == []
+    assert_problem(allowing.delete(path), 404, "webhook-not-found")
+    assert_problem(allowing.get(f"{path}/deliveries"), 404, "webhook-not-found")
+
+
+def test_a_fresh_webhooks_deliveries_show_its_state_and_no_attempt(allowing: GmClient) -> None:
+    battle_id = create_battle(allowing)
+    hook = register(allowing, battle_id).get_json()["id"]
+
+    shown = allowing.get(f"/battles/{battle_id}/webhooks/{hook}/deliveries?limit=10")
+
+    assert shown.status_code == 200
+    assert {k: shown.get_json()[k] for k in ("id", "state", "attempts")} == {
+        "id": hook,
+        "state": "active",
+        "attempts": [],
+    }
+    assert_problem(
+        allowing.get(f"/battles/{battle_id}/webhooks/{hook}/deliveries?limit=0"), 422, "validation"
+    )
+
+
+def test_a_battle_takes_at_most_ten_webhooks(allowing: GmClient) -> None:
+    battle_id = create_battle(allowing)
+    for _ in range(10):
+        assert register(allowing, battle_id).status_code == 201
+
+    assert_problem(register(allowing, battle_id), 422, "validation")
+    assert len(allowing.get(f"/battles/{battle_id}/webhooks").get_json()) == 10
+
+
+def test_a_refused_registration_changes_nothing_in_the_store(
+    client: GmClient, redis_store: EventStore
+) -> None:
+    battle_id = create_battle(client)
+
+    register(client, battle_id, url="http://127.0.0.1/")
+
+    assert redis_store.webhooks(battle_id) == []
+    assert list(redis_store.webhook_battles()) == []

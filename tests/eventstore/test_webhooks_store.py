@@ -1,0 +1,164 @@
+"""The webhook part of the storage contract (registrations, progress, attempts, claims, locks), run on every
+backend through the `store` fixture (STYLE §5)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from eventstore.protocol import (
+    ATTEMPTS_KEPT,
+    DeliveryAttempt,
+    EventStore,
+    Projection,
+    UnknownBattle,
+    WebhookProgress,
+    WebhookRecord,
+)
+from tests.eventstore.helpers import battle
+
+
+def hook(webhook_id: str = "wh_1", **fields: object) -> WebhookRecord:
+    values: dict[str, object] = {
+        "url": "https://hooks.example/siege",
+        "types": ("siege.outcome.applied", "siege.outcome.rejected"),
+        "language": "en",
+        "secret": "whsec_c2VjcmV0",
+        "created_at": "2026-03-01T12:00:00.000Z",
+        **fields,
+    }
+    return WebhookRecord(id=webhook_id, **values)  # type: ignore[arg-type]
+
+
+def attempt(version: int, status: str = "failed") -> DeliveryAttempt:
+    return DeliveryAttempt(
+        at="2026-03-01T12:00:01.000Z",
+        version=version,
+        status=status,
+        code=500 if status == "failed" else 204,
+        duration_ms=3.5,
+        error="answered 500" if status == "failed" else None,
+        next_retry_at="2026-03-01T12:00:05.000Z" if status == "failed" else None,
+    )
+
+
+def eventually(condition: Callable[[], bool], bound_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + bound_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_a_webhook_is_kept_as_registered_secret_included(store: EventStore) -> None:
+    battle(store)
+    store.add_webhook("b1", hook())
+    assert store.webhook("b1", "wh_1") == hook()
+    assert store.webhooks("b1") == [hook()]
+    assert store.webhook("b1", "wh_2") is None
+
+
+def test_a_new_webhook_starts_after_the_projected_version(store: EventStore) -> None:
+    battle(store, commands=3)
+    store.save_projection("b1", state=Projection(version=2, state="{}"), outcomes=[(1, "{}"), (2, "{}")])
+    assert store.add_webhook("b1", hook()) == WebhookProgress(cursor=2)
+    assert store.webhook_progress("b1", "wh_1") == WebhookProgress(cursor=2)
+
+
+def test_no_webhook_for_an_unknown_battle(store: EventStore) -> None:
+    with pytest.raises(UnknownBattle):
+        store.add_webhook("nope", hook())
+    assert store.webhooks("nope") == []
+
+
+def test_webhooks_are_listed_oldest_first_and_their_battles_indexed(store: EventStore) -> None:
+    battle(store)
+    battle(store, "b2")
+    store.add_webhook("b1", hook("wh_b", created_at="2026-03-01T12:00:02.000Z"))
+    store.add_webhook("b1", hook("wh_a", created_at="2026-03-01T12:00:01.000Z"))
+    store.add_webhook("b2", hook("wh_c"))
+    assert [w.id for w in store.webhooks("b1")] == ["wh_a", "wh_b"]
+    assert sorted(store.webhook_battles()) == ["b1", "b2"]
+
+
+def test_progress_and_attempts_are_saved_together_newest_attempt_first(store: EventStore) -> None:
+    battle(store)
+    store.add_webhook("b1", hook())
+    failing = WebhookProgress(cursor=0, failures=1, failing_since="t0", next_retry_at="t1")
+    assert store.save_webhook_progress("b1", "wh_1", failing, attempt(1))
+    assert store.save_webhook_progress("b1", "wh_1", WebhookProgress(cursor=1), attempt(1, "delivered"))
+    assert store.webhook_progress("b1", "wh_1") == WebhookProgress(cursor=1)
+    assert store.delivery_attempts("b1", "wh_1") == [attempt(1, "delivered"), attempt(1)]
+    assert store.delivery_attempts("b1", "wh_1", limit=1) == [attempt(1, "delivered")]
+
+
+def test_the_attempt_log_is_capped(store: EventStore) -> None:
+    battle(store)
+    store.add_webhook("b1", hook())
+    for version in range(1, ATTEMPTS_KEPT + 6):
+        store.save_webhook_progress("b1", "wh_1", WebhookProgress(cursor=version), attempt(version))
+    kept = store.delivery_attempts("b1", "wh_1", limit=ATTEMPTS_KEPT * 2)
+    assert len(kept) == ATTEMPTS_KEPT
+    assert kept[0].version == ATTEMPTS_KEPT + 5
+
+
+def test_a_deleted_webhook_takes_its_progress_and_attempts_along_and_cannot_be_revived(
+    store: EventStore,
+) -> None:
+    battle(store)
+    store.add_webhook("b1", hook())
+    store.save_webhook_progress("b1", "wh_1", WebhookProgress(cursor=0, failures=1), attempt(1))
+    assert store.delete_webhook("b1", "wh_1")
+    assert not store.delete_webhook("b1", "wh_1")
+    # a delivery job finishing after the delete writes nothing
+    assert not store.save_webhook_progress("b1", "wh_1", WebhookProgress(cursor=1), attempt(1, "delivered"))
+    assert store.webhook("b1", "wh_1") is None
+    assert store.webhook_progress("b1", "wh_1") is None
+    assert store.delivery_attempts("b1", "wh_1") == []
+
+
+def test_a_claim_is_given_once_until_released_or_expired(store: EventStore) -> None:
+    battle(store)
+    store.add_webhook("b1", hook("wh_1"))
+    store.add_webhook("b1", hook("wh_2"))
+    assert sorted(store.claim_webhooks("b1", 30_000)) == ["wh_1", "wh_2"]
+    assert store.claim_webhooks("b1", 30_000) == []
+    store.release_webhook("b1", "wh_1")
+    assert store.claim_webhooks("b1", 30_000) == ["wh_1"]
+    assert store.claim_webhooks("b1", 50, ["wh_2", "wh_gone"]) == []
+    store.release_webhook("b1", "wh_2")
+    assert store.claim_webhooks("b1", 50, ["wh_2", "wh_gone"]) == ["wh_2"]
+    assert eventually(lambda: store.claim_webhooks("b1", 30_000, ["wh_2"]) == ["wh_2"])
+
+
+def test_no_claim_for_a_battle_without_webhooks(store: EventStore) -> None:
+    battle(store)
+    assert store.claim_webhooks("b1", 30_000) == []
+    assert store.claim_webhooks("b1", 30_000, []) == []
+
+
+def test_a_webhook_lock_has_one_owner_and_expires(store: EventStore) -> None:
+    battle(store)
+    store.add_webhook("b1", hook())
+    assert store.try_lock_webhook("b1", "wh_1", "job-a", 50)
+    assert not store.try_lock_webhook("b1", "wh_1", "job-b", 30_000)
+    assert store.try_lock_webhook("b1", "wh_2", "job-b", 30_000)  # another webhook's lock is its own
+    assert store.try_lock_webhook("b1", "wh_1", "job-a", 50)  # the owner renews
+    assert eventually(lambda: store.try_lock_webhook("b1", "wh_1", "job-b", 30_000))
+    store.unlock_webhook("b1", "wh_1", "job-a")  # a late old owner frees nothing
+    assert not store.try_lock_webhook("b1", "wh_1", "job-c", 30_000)
+    store.unlock_webhook("b1", "wh_1", "job-b")
+    assert store.try_lock_webhook("b1", "wh_1", "job-c", 30_000)
+
+
+def test_a_failed_webhook_is_never_claimed(store: EventStore) -> None:
+    battle(store)
+    store.add_webhook("b1", hook("wh_1"))
+    store.add_webhook("b1", hook("wh_2"))
+    store.save_webhook_progress("b1", "wh_1", WebhookProgress(cursor=0, failures=9, failed=True))
+
+    assert store.claim_webhooks("b1", 30_000) == ["wh_2"]
+    assert store.claim_webhooks("b1", 30_000, ["wh_1"]) == []

@@ -1,0 +1,114 @@
+"""When webhook delivery jobs are enqueued (workers/webhook_schedule.py): once per webhook by the fold that
+wrote outcomes, and by the reconciler for a webhook that lags and is due; never twice while claimed."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import timedelta
+
+from eventstore.protocol import EventStore, WebhookProgress, WebhookRecord
+from eventstore.redis_store import RedisEventStore
+from tests.workers.logs import append, new_battle
+from webhooks.event import TYPES
+from workers import clock
+from workers.drain import drain_pending
+from workers.projection import project_battle
+from workers.queue import projection_queue
+from workers.reconcile import reconcile
+from workers.webhook_schedule import reconcile_webhooks, wake
+
+Jobs = list[tuple[str, str]]
+
+
+def with_webhooks(store: EventStore, *ids: str) -> str:
+    battle_id = new_battle(store)
+    project_battle(store, battle_id)
+    for webhook_id in ids:
+        store.add_webhook(
+            battle_id,
+            WebhookRecord(
+                id=webhook_id,
+                url="https://hooks.example/",
+                types=TYPES,
+                language="en",
+                secret="whsec_c2VjcmV0",
+                created_at=clock.iso(clock.now()),
+            ),
+        )
+    return battle_id
+
+
+def test_a_fold_that_wrote_outcomes_wakes_each_webhook_once(redis_store: EventStore) -> None:
+    battle_id = with_webhooks(redis_store, "wh_a", "wh_b")
+    quiet = new_battle(redis_store)
+    append(redis_store, battle_id, 3)
+    for pending in (battle_id, quiet):
+        redis_store.mark_pending(pending)
+    woken: list[str] = []
+
+    drain_pending(redis_store, requeue=lambda: None, folded=woken.append, linger_s=0)
+
+    assert sorted(woken) == sorted([battle_id, quiet])
+    jobs: Jobs = []
+    assert wake(redis_store, lambda b, w: jobs.append((b, w)), battle_id) == 2
+    assert wake(redis_store, lambda b, w: jobs.append((b, w)), battle_id) == 0  # claimed: no job per fold
+    assert wake(redis_store, lambda b, w: jobs.append((b, w)), quiet) == 0
+    assert sorted(jobs) == [(battle_id, "wh_a"), (battle_id, "wh_b")]
+
+
+def test_a_fold_with_nothing_new_wakes_nobody(redis_store: EventStore) -> None:
+    battle_id = with_webhooks(redis_store, "wh_a")
+    redis_store.mark_pending(battle_id)
+    woken: list[str] = []
+
+    drain_pending(redis_store, requeue=lambda: None, folded=woken.append, linger_s=0)
+
+    assert woken == []
+
+
+def test_the_reconciler_enqueues_a_lagging_webhook_whose_job_was_lost(redis_store: EventStore) -> None:
+    battle_id = with_webhooks(redis_store, "wh_a")
+    append(redis_store, battle_id, 2)
+    project_battle(redis_store, battle_id)  # folded, but no wake: as if the job were lost
+    jobs: Jobs = []
+
+    assert reconcile_webhooks(redis_store, lambda b, w: jobs.append((b, w))) == 1
+    assert reconcile_webhooks(redis_store, lambda b, w: jobs.append((b, w))) == 0  # its claim holds
+    redis_store.release_webhook(battle_id, "wh_a")  # the job ran and was lost again
+    assert reconcile_webhooks(redis_store, lambda b, w: jobs.append((b, w))) == 1
+    assert jobs == [(battle_id, "wh_a")] * 2
+
+
+def test_the_reconciler_leaves_caught_up_failed_and_not_yet_due_webhooks(redis_store: EventStore) -> None:
+    battle_id = with_webhooks(redis_store, "wh_caught_up", "wh_failed", "wh_waiting", "wh_due")
+    append(redis_store, battle_id, 2)
+    project_battle(redis_store, battle_id)
+    now = clock.now()
+    lagging = WebhookProgress(cursor=1, failures=3, failing_since=clock.iso(now))
+    soon, past = clock.iso(now + timedelta(seconds=30)), clock.iso(now - timedelta(seconds=1))
+    for webhook_id, progress in {
+        "wh_caught_up": WebhookProgress(cursor=3),
+        "wh_failed": dataclasses.replace(lagging, failed=True),
+        "wh_waiting": dataclasses.replace(lagging, next_retry_at=soon),
+        "wh_due": dataclasses.replace(lagging, next_retry_at=past),
+    }.items():
+        redis_store.save_webhook_progress(battle_id, webhook_id, progress)
+    jobs: Jobs = []
+
+    reconcile_webhooks(redis_store, lambda b, w: jobs.append((b, w)), now)
+
+    assert jobs == [(battle_id, "wh_due")]
+    reconcile_webhooks(redis_store, lambda b, w: jobs.append((b, w)), now + timedelta(seconds=31))
+    assert jobs == [(battle_id, "wh_due"), (battle_id, "wh_waiting")]
+
+
+def test_a_reconcile_pass_reports_the_webhook_jobs_it_enqueued(redis_store: RedisEventStore) -> None:
+    battle_id = with_webhooks(redis_store, "wh_a")
+    append(redis_store, battle_id, 1)
+    project_battle(redis_store, battle_id)
+    jobs: Jobs = []
+    queue = projection_queue(redis_store.client)  # type: ignore[arg-type]
+
+    done = reconcile(redis_store, queue, lambda b, w: jobs.append((b, w)))
+
+    assert (done.webhooks, jobs) == (1, [(battle_id, "wh_a")])

@@ -1,0 +1,129 @@
+"""Which webhook URLs and addresses are refused (SSRF): only http(s), at most 2,048 characters, and no host
+that resolves to a loopback, private, link-local, reserved, multicast or unspecified address, unless
+SIEGE_WEBHOOK_ALLOW names the host or a range holding the address. Checked at registration and again at
+each delivery, on the addresses then resolved, which are the ones connected to (no DNS rebinding)."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import SplitResult, urlsplit
+
+MAX_URL_CHARS = 2048
+SCHEMES = {"http": 80, "https": 443}
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+# (host, port) -> every address the name has now; socket.getaddrinfo by default, a test hands in its own
+Resolve = Callable[[str, int], Sequence[str]]
+# the first flag that holds names the refusal, most specific first (link-local counts as private too);
+# `is_global` catches the rest (100.64/10 and the like)
+KINDS = ("loopback", "link_local", "unspecified", "multicast", "reserved", "private")
+
+
+class Refused(ValueError):
+    """Why a URL or an address may not be delivered to, in a sentence a GM can act on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Allow:
+    """SIEGE_WEBHOOK_ALLOW: host names let through whatever they resolve to, and ranges of addresses."""
+
+    hosts: frozenset[str] = field(default_factory=frozenset)
+    networks: tuple[Network, ...] = ()
+
+    def admits(self, address: Address) -> bool:
+        return any(address in network for network in self.networks)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Target:
+    """A URL taken apart: the name to send as Host and SNI, and the checked address to connect to."""
+
+    scheme: str
+    host: str
+    port: int
+    path: str
+    address: str
+
+
+def parse_allow(raw: str) -> Allow:
+    """`127.0.0.1, 10.0.0.0/8, hooks.internal`: what parses as an address or a range is one, else a host."""
+    hosts, networks = set(), []
+    for item in (part.strip() for part in raw.split(",")):
+        if not item:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            hosts.add(item.lower().rstrip("."))
+    return Allow(frozenset(hosts), tuple(networks))
+
+
+def split(url: str) -> SplitResult:
+    """The URL's parts, or Refused naming what is wrong with its form (nothing is resolved here)."""
+    if len(url) > MAX_URL_CHARS:
+        raise Refused(f"The URL is {len(url)} characters long; at most {MAX_URL_CHARS} are taken.")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (a port out of range or not a number raises here)
+    except ValueError as error:
+        raise Refused(f"The URL cannot be read: {error}.") from None
+    if parts.scheme.lower() not in SCHEMES:
+        raise Refused(f"Only http and https URLs are delivered to, not {parts.scheme or 'a bare path'}.")
+    if not parts.hostname:
+        raise Refused("The URL names no host.")
+    if parts.username is not None or parts.password is not None:
+        raise Refused("The URL may not carry credentials; authenticate deliveries by their signature.")
+    return parts
+
+
+def target(url: str, allow: Allow, resolve: Resolve | None = None) -> Target:
+    """Resolve the URL's host once and check every address it has; Refused names the first refused one.
+    The caller connects to `address`, so what was checked is what is reached."""
+    parts = split(url)
+    host = str(parts.hostname).lower().rstrip(".")
+    port = parts.port or SCHEMES[parts.scheme.lower()]
+    addresses = _resolved(host, port, resolve or system_resolve)
+    if host not in allow.hosts:
+        for address in addresses:
+            check_address(address, allow)
+    path = parts.path or "/"
+    return Target(
+        scheme=parts.scheme.lower(),
+        host=host,
+        port=port,
+        path=f"{path}?{parts.query}" if parts.query else path,
+        address=str(addresses[0]),
+    )
+
+
+def check_address(address: Address, allow: Allow) -> None:
+    if allow.admits(address):
+        return
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    if mapped is not None:  # ::ffff:127.0.0.1 reaches 127.0.0.1
+        check_address(mapped, allow)
+        return
+    kind = next((k for k in KINDS if getattr(address, f"is_{k}")), None)
+    if kind is None and not address.is_global:
+        kind = "reserved"
+    if kind is not None:
+        label = kind.replace("_", "-")
+        raise Refused(f"The host resolves to {address}, a {label} address, which webhooks may not reach.")
+
+
+def system_resolve(host: str, port: int) -> list[str]:
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return [str(info[4][0]) for info in infos]
+
+
+def _resolved(host: str, port: int, resolve: Resolve) -> list[Address]:
+    try:
+        found = [ipaddress.ip_address(a.split("%")[0]) for a in resolve(host, port)]
+    except (OSError, UnicodeError, ValueError) as error:
+        raise Refused(f"The host {host} does not resolve ({error}).") from None
+    if not found:
+        raise Refused(f"The host {host} does not resolve.")
+    return found
