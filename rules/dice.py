@@ -39,7 +39,7 @@ def stream_die(key: bytes, version: int, n: int, sides: int) -> int:
     counter = 0
     while True:
         message = f"{version}:{n}" if counter == 0 else f"{version}:{n}:{counter}"
-        for byte in hmac.new(key, message.encode(), hashlib.sha256).digest():
+        for byte in hmac.digest(key, message.encode(), "sha256"):  # one-shot: no HMAC object per die
             if byte < limit:
                 return byte % sides + 1
         counter += 1  # 32 rejected bytes in a row: extend the stream deterministically

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import replace
 
 from rules.epic.state import Embarked, EpicState, On, Section, Stand
 from rules.epic.tables import FORTIFICATIONS, TIR_APPUYE_BONUS, Side
 from rules.errors import Rejected
+from rules.frozen import replace
 
 
 def find_stand(state: EpicState, stand_id: str) -> Stand | None:

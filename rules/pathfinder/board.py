@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
+from rules.frozen import replace
 from rules.pathfinder.catalog import EngineSpec, engine_spec
 from rules.pathfinder.state import Creature, Engine, EntityKind, PfState, Square, Structure
 
