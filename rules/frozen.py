@@ -10,11 +10,10 @@ every call is still checked against the record's fields."""
 from __future__ import annotations
 
 import dataclasses
-import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-Copier = tuple[Callable[[Any], tuple[Any, ...]], tuple[Callable[[Any, Any], None], ...]] | None
+Copier = Callable[[Any], Any] | None  # record -> a new record with the same field values
 _copiers: dict[type, Copier] = {}
 
 if TYPE_CHECKING:
@@ -23,15 +22,12 @@ else:
 
     def replace(record: Any, /, **changes: Any) -> Any:
         kind = type(record)
-        copier = _copiers.get(kind, False)
-        if copier is False:
-            copier = _copiers[kind] = _copier(kind)
-        if copier is None:
+        copy = _copiers.get(kind, False)
+        if copy is False:
+            copy = _copiers[kind] = _copier(kind)
+        if copy is None:
             return dataclasses.replace(record, **changes)
-        read, writers = copier
-        new = object.__new__(kind)
-        for write, value in zip(writers, read(record), strict=True):
-            write(new, value)
+        new = copy(record)
         for name, value in changes.items():
             if name not in kind.__dataclass_fields__:
                 raise TypeError(f"{kind.__name__} has no field {name!r}")
@@ -40,10 +36,17 @@ else:
 
 
 def _copier(kind: type) -> Copier:
+    """One straight-line function per record type, as dataclasses writes `__init__`: each slot's own
+    descriptor sets it, so the frozen `__setattr__` is not in the way and no loop runs per field."""
     fields = dataclasses.fields(kind)
     if hasattr(kind, "__post_init__") or not hasattr(kind, "__slots__") or not all(f.init for f in fields):
         return None
-    if len(fields) < 2:  # attrgetter of one name returns the value, not a 1-tuple
-        return None
-    names = tuple(f.name for f in fields)
-    return operator.attrgetter(*names), tuple(getattr(kind, name).__set__ for name in names)
+    scope: dict[str, Any] = {"new": object.__new__, "kind": kind}
+    lines = ["def copy(record):", "    made = new(kind)"]
+    for n, f in enumerate(fields):
+        scope[f"set{n}"] = getattr(kind, f.name).__set__
+        lines.append(f"    set{n}(made, record.{f.name})")
+    lines.append("    return made")
+    exec("\n".join(lines), scope)  # code built from the record's own field names only
+    copy: Callable[[Any], Any] = scope["copy"]
+    return copy
