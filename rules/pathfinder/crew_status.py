@@ -4,6 +4,7 @@ what that status requires; crew.py, the `assign_crew` handler, reports these, an
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from typing import Literal
 
 from rules.pathfinder.board import crew_of, leader_of, spec_of
@@ -40,7 +41,12 @@ def weight(creature: Creature, equivalence: str) -> Fraction:
 
 
 def equivalents(state: PfState, engine: Engine) -> Fraction:
-    return sum((weight(c, state.options.crew_equivalence) for c in crew_of(state, engine)), Fraction(0))
+    return _total(tuple(c.size for c in crew_of(state, engine)), state.options.crew_equivalence)
+
+
+@cache  # a handful of crew make-ups per battle, and every check of a crewed engine asks
+def _total(sizes: tuple[str, ...], equivalence: str) -> Fraction:
+    return sum((WEIGHTS[equivalence].get(size, Fraction(0)) for size in sizes), Fraction(0))
 
 
 def crew_status(state: PfState, engine: Engine) -> CrewStatus | None:
