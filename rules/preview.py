@@ -124,25 +124,34 @@ def _walk(decide: Decide) -> Preview | None:
 
 class Sampler:
     """Random paths, each die uniform; a path already met is not decided again: the tree it learnt (a
-    prefix's number of faces, or the outcome a whole path gave) answers."""
+    prefix's number of faces, or the outcome a whole path gave) answers, and its tally counts it once."""
 
     def __init__(self, decide: Decide) -> None:
         self._decide = decide
         self._rng = Draws()
         self._sides: dict[tuple[int, ...], int] = {}  # a prefix -> faces of the die drawn next
         self._leaves: dict[tuple[int, ...], dict[str, JSON]] = {}  # a whole path -> its outcome
-        self.tally = Tally()
+        self._drawn: dict[tuple[int, ...], int] = {}  # a whole path -> times drawn, first drawn first
 
     def run(self, n: int) -> float:
         """Draw n more paths; the mean product of faces along them (the tree's size, estimated)."""
         total = 0.0
         for _ in range(n):
-            path, outcome = self._one()
+            path = self._one()
             total += math.prod(sides for _v, sides in path)
-            self.tally.add(outcome, 1 / SAMPLES)
+            leaf = tuple(v for v, _s in path)
+            self._drawn[leaf] = self._drawn.get(leaf, 0) + 1
         return total / max(1, n)
 
-    def _one(self) -> tuple[list[tuple[int, int]], dict[str, JSON]]:
+    @property
+    def tally(self) -> Tally:
+        """Each path drawn weighs 1 / SAMPLES; tallied in the order the paths were first drawn."""
+        tally = Tally()
+        for leaf, times in self._drawn.items():
+            tally.add(self._leaves[leaf], times / SAMPLES)
+        return tally
+
+    def _one(self) -> list[tuple[int, int]]:
         prefix: tuple[int, ...] = ()
         path: list[tuple[int, int]] = []
         while prefix not in self._leaves:
@@ -152,15 +161,15 @@ class Sampler:
             value = self._rng.randint(1, sides)
             path.append((value, sides))
             prefix = (*prefix, value)
-        return path, self._leaves[prefix]
+        return path
 
-    def _decided(self, forced: list[int]) -> tuple[list[tuple[int, int]], dict[str, JSON]]:
+    def _decided(self, forced: list[int]) -> list[tuple[int, int]]:
         dice = PathDice(forced, self._rng)
         outcome = self._decide(dice)
         for n, (_value, sides) in enumerate(dice.path):
             self._sides[tuple(v for v, _s in dice.path[:n])] = sides
         self._leaves[tuple(v for v, _s in dice.path)] = outcome
-        return dice.path, outcome
+        return dice.path
 
 
 def _probability(path: list[tuple[int, int]]) -> float:

@@ -98,8 +98,15 @@ def describe(values: dict[Any, float], samples: int | None) -> dict[str, JSON]:
     probabilities = {_label(v): p for v, p in values.items()}
     categorical: dict[str, JSON] = {"kind": "categorical", "p": dict(probabilities)}
     if samples is not None:
-        categorical["se"] = {key: math.sqrt(p * (1 - p) / samples) for key, p in probabilities.items()}
+        categorical["se"] = {key: _se(p, samples) for key, p in probabilities.items()}
     return categorical
+
+
+def _se(p: float, samples: int) -> float:
+    """A proportion's standard error, of p as answered (12 decimals): a sure value's sum of 1/n weights
+    (0.99999999999999x) would otherwise show a noise error of 5e-09 instead of 0."""
+    p = round(p, 12)
+    return math.sqrt(p * (1 - p) / samples)
 
 
 def _numeric(numbers: dict[Any, float], null: float, samples: int | None) -> dict[str, JSON]:
