@@ -21,7 +21,7 @@ EXHAUSTIVE_LEAVES = 5000  # a tree of at most this many paths is walked whole
 SAMPLES = 2000  # otherwise this many random paths
 # fixed, so a preview is repeatable, and never the battle's: a preview reveals no die of the battle's stream
 SAMPLE_SEED = int.from_bytes(hashlib.sha256(b"siege-rules preview samples").digest()[:8], "big")
-PROBE = 64  # first samples, whose mean product of faces estimates the tree's paths (Knuth's estimator)
+PROBE = 256  # first samples, whose mean product of faces estimates the tree's paths (Knuth's estimator)
 SURELY_LARGE = 3 * EXHAUSTIVE_LEAVES // 2  # an estimate past this skips the walk: it would overflow anyway
 NO_SEEDS = Seeds(server_seed=b"")  # what the fold sees of the battle's seeds in a preview: nothing
 
@@ -101,25 +101,25 @@ def preview(
     sampler = Sampler(decide)
     estimate = sampler.run(PROBE)
     if estimate <= SURELY_LARGE:
-        walked = _walk(decide)
+        walked = _walk(sampler)
         if walked is not None:
             return walked
     sampler.run(SAMPLES - PROBE)
     return Preview(exact=False, samples=SAMPLES, tally=sampler.tally)
 
 
-def _walk(decide: Decide) -> Preview | None:
-    """Depth first over the faces of each die a path draws; None past EXHAUSTIVE_LEAVES paths."""
+def _walk(sampler: Sampler) -> Preview | None:
+    """Depth first over the faces of each die a path draws; None past EXHAUSTIVE_LEAVES paths. The paths
+    the probe already decided are answered by the tree it learnt."""
     tally, leaves = Tally(), 0
     forced: list[int] | None = []
     while forced is not None:
-        dice = PathDice(forced, None)
-        outcome = decide(dice)
+        path, outcome = sampler.walked(forced)
         leaves += 1
         if leaves > EXHAUSTIVE_LEAVES:
             return None
-        tally.add(outcome, _probability(dice.path))
-        forced = _next_path(dice.path)
+        tally.add(outcome, _probability(path))
+        forced = _next_path(path)
     return Preview(exact=True, samples=leaves, tally=tally)
 
 
@@ -152,6 +152,28 @@ class Sampler:
             tally.add(self._leaves[leaf], times / SAMPLES)
         return tally
 
+    def walked(self, forced: list[int]) -> tuple[list[tuple[int, int]], dict[str, JSON]]:
+        """The walk's path that starts with `forced` (face 1 for every later die) and its outcome."""
+        known = self._known(forced)
+        if known is not None:
+            return known
+        dice = PathDice(forced, None)
+        outcome = self._decide(dice)
+        self._learn(dice.path, outcome)
+        return dice.path, outcome
+
+    def _known(self, forced: list[int]) -> tuple[list[tuple[int, int]], dict[str, JSON]] | None:
+        path: list[tuple[int, int]] = []
+        prefix: tuple[int, ...] = ()
+        while prefix not in self._leaves:
+            sides = self._sides.get(prefix)
+            if sides is None:
+                return None
+            value = forced[len(prefix)] if len(prefix) < len(forced) else 1
+            path.append((value, sides))
+            prefix = (*prefix, value)
+        return (path, self._leaves[prefix]) if len(prefix) >= len(forced) else None
+
     def _one(self) -> list[tuple[int, int]]:
         prefix: tuple[int, ...] = ()
         path: list[tuple[int, int]] = []
@@ -167,10 +189,13 @@ class Sampler:
     def _decided(self, forced: list[int]) -> list[tuple[int, int]]:
         dice = PathDice(forced, self._rng)
         outcome = self._decide(dice)
-        for n, (_value, sides) in enumerate(dice.path):
-            self._sides[tuple(v for v, _s in dice.path[:n])] = sides
-        self._leaves[tuple(v for v, _s in dice.path)] = outcome
+        self._learn(dice.path, outcome)
         return dice.path
+
+    def _learn(self, path: list[tuple[int, int]], outcome: dict[str, JSON]) -> None:
+        for n, (_value, sides) in enumerate(path):
+            self._sides[tuple(v for v, _s in path[:n])] = sides
+        self._leaves[tuple(v for v, _s in path)] = outcome
 
 
 def _probability(path: list[tuple[int, int]]) -> float:
