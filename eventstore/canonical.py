@@ -8,6 +8,7 @@ faster: the fold writes every outcome with it). NaN and Infinity are no JSON: th
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import orjson
@@ -31,8 +32,14 @@ def canonical_json(value: Any) -> str:
 
 
 def loads(text: str | bytes) -> Any:
-    """Read back what `canonical_json` wrote, at orjson's speed (the fold decodes each stored state)."""
-    return orjson.loads(text)
+    """Read back what `canonical_json` wrote, at orjson's speed (the fold decodes every stored entry)."""
+    raw = text.encode() if isinstance(text, str) else text
+    # orjson reads an integer past 64 bits as a float; json keeps it an int (a digit run in a string only
+    # costs the slower path, which reads every value alike)
+    return json.loads(raw) if _LONG_DIGITS.search(raw) else orjson.loads(raw)
+
+
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
 
 
 def _json_dumps(value: Any) -> str:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from eventstore.canonical import canonical_json
+from eventstore.canonical import canonical_json, loads
 from eventstore.protocol import NewEntry, StoredEntry
 
 
@@ -71,7 +70,7 @@ def _from_bytes(entry_id: bytes, raw: Mapping[bytes, bytes]) -> StoredEntry:
 
 def _json(value: str | bytes) -> Any:
     # most commands carry no dice and many no fields: skip the parser for the empty object
-    return {} if value in EMPTY_OBJECT else json.loads(value)
+    return {} if value in EMPTY_OBJECT else loads(value)
 
 
 EMPTY_OBJECT = ("{}", b"{}")

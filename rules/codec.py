@@ -51,7 +51,10 @@ def _record_encoder(names: tuple[str, ...], read: Callable[[Any], Any]) -> Calla
     if len(names) == 1:  # attrgetter of one name returns the value, not a 1-tuple
         (name,) = names
         return lambda value: {name: _item(read(value))}
-    return lambda value: {name: _item(v) for name, v in zip(names, read(value), strict=True)}
+    # the scalar test inline, not through _item: most fields are scalars, and a call per field shows
+    return lambda value: {
+        name: v if type(v) in _SCALARS else encode(v) for name, v in zip(names, read(value), strict=True)
+    }
 
 
 def _item(value: Any) -> JSON:

@@ -6,6 +6,7 @@ import hashlib
 import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from rules.errors import Rejected
@@ -39,10 +40,17 @@ def stream_die(key: bytes, version: int, n: int, sides: int) -> int:
     counter = 0
     while True:
         message = f"{version}:{n}" if counter == 0 else f"{version}:{n}:{counter}"
-        for byte in hmac.new(key, message.encode(), hashlib.sha256).digest():
+        mac = _keyed(key).copy()  # the key's HMAC pads hashed once per key, not once per die
+        mac.update(message.encode())
+        for byte in mac.digest():
             if byte < limit:
                 return byte % sides + 1
         counter += 1  # 32 rejected bytes in a row: extend the stream deterministically
+
+
+@lru_cache(maxsize=1024)  # one per battle folding in this process (and the preview's own key)
+def _keyed(key: bytes) -> hmac.HMAC:
+    return hmac.new(key, digestmod=hashlib.sha256)
 
 
 class Dice:

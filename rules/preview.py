@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.codec import JSON, encode
-from rules.dice import Dice, stream_die
+from rules.dice import Dice
 from rules.errors import Rejected
 from rules.fold import Battle, Entry, Rewind, Seeds, prepared, step
 from rules.preview_fields import Tally
@@ -20,20 +20,33 @@ EXHAUSTIVE_LEAVES = 5000  # a tree of at most this many paths is walked whole
 SAMPLES = 2000  # otherwise this many random paths
 # fixed, so a preview is repeatable, and never the battle's: a preview reveals no die of the battle's stream
 SAMPLE_KEY = hashlib.sha256(b"siege-rules preview samples").digest()
-PROBE = 64  # first samples, whose mean product of faces estimates the tree's paths (Knuth's estimator)
+PROBE = 256  # first samples, whose mean product of faces estimates the tree's paths (Knuth's estimator)
 SURELY_LARGE = 3 * EXHAUSTIVE_LEAVES // 2  # an estimate past this skips the walk: it would overflow anyway
 NO_SEEDS = Seeds(server_seed=b"")  # what the fold sees of the battle's seeds in a preview: nothing
 
 
 class Draws:
-    """The preview's own uniform dice: the HMAC stream of DESIGN §3.4 under SAMPLE_KEY, not a battle's."""
+    """The preview's own uniform dice, a seeded stream that is not the battle's: the bytes of
+    SHA-256(SAMPLE_KEY ‖ block number), each die by byte rejection as in DESIGN §3.4; one hash serves some
+    thirty dice, where an HMAC per die cost a tenth of a sampled preview."""
 
     def __init__(self) -> None:
-        self._n = 0
+        self._block = 0
+        self._bytes = b""
+        self._used = 0
 
-    def randint(self, low: int, sides: int) -> int:
-        self._n += 1
-        return low - 1 + stream_die(SAMPLE_KEY, 0, self._n, sides)
+    def randint(self, low: int, high: int) -> int:
+        sides = high - low + 1
+        assert 1 <= sides <= 256, sides  # a byte per draw
+        limit = 256 - (256 % sides)
+        while True:
+            if self._used == len(self._bytes):
+                self._bytes = hashlib.sha256(SAMPLE_KEY + self._block.to_bytes(8, "big")).digest()
+                self._block, self._used = self._block + 1, 0
+            byte = self._bytes[self._used]
+            self._used += 1
+            if byte < limit:
+                return low + byte % sides
 
 
 class PathDice(Dice):
@@ -100,49 +113,80 @@ def preview(
     sampler = Sampler(decide)
     estimate = sampler.run(PROBE)
     if estimate <= SURELY_LARGE:
-        walked = _walk(decide)
+        walked = _walk(sampler)
         if walked is not None:
             return walked
     sampler.run(SAMPLES - PROBE)
     return Preview(exact=False, samples=SAMPLES, tally=sampler.tally)
 
 
-def _walk(decide: Decide) -> Preview | None:
-    """Depth first over the faces of each die a path draws; None past EXHAUSTIVE_LEAVES paths."""
+def _walk(sampler: Sampler) -> Preview | None:
+    """Depth first over the faces of each die a path draws; None past EXHAUSTIVE_LEAVES paths. The paths
+    the probe already decided are answered by the tree it learnt."""
     tally, leaves = Tally(), 0
     forced: list[int] | None = []
     while forced is not None:
-        dice = PathDice(forced, None)
-        outcome = decide(dice)
+        path, outcome = sampler.walked(forced)
         leaves += 1
         if leaves > EXHAUSTIVE_LEAVES:
             return None
-        tally.add(outcome, _probability(dice.path))
-        forced = _next_path(dice.path)
+        tally.add(outcome, _probability(path))
+        forced = _next_path(path)
     return Preview(exact=True, samples=leaves, tally=tally)
 
 
 class Sampler:
     """Random paths, each die uniform; a path already met is not decided again: the tree it learnt (a
-    prefix's number of faces, or the outcome a whole path gave) answers."""
+    prefix's number of faces, or the outcome a whole path gave) answers, and its tally counts it once."""
 
     def __init__(self, decide: Decide) -> None:
         self._decide = decide
         self._rng = Draws()
         self._sides: dict[tuple[int, ...], int] = {}  # a prefix -> faces of the die drawn next
         self._leaves: dict[tuple[int, ...], dict[str, JSON]] = {}  # a whole path -> its outcome
-        self.tally = Tally()
+        self._drawn: dict[tuple[int, ...], int] = {}  # a whole path -> times drawn, first drawn first
 
     def run(self, n: int) -> float:
         """Draw n more paths; the mean product of faces along them (the tree's size, estimated)."""
         total = 0.0
         for _ in range(n):
-            path, outcome = self._one()
+            path = self._one()
             total += math.prod(sides for _v, sides in path)
-            self.tally.add(outcome, 1 / SAMPLES)
+            leaf = tuple(v for v, _s in path)
+            self._drawn[leaf] = self._drawn.get(leaf, 0) + 1
         return total / max(1, n)
 
-    def _one(self) -> tuple[list[tuple[int, int]], dict[str, JSON]]:
+    @property
+    def tally(self) -> Tally:
+        """Each path drawn weighs 1 / SAMPLES; tallied in the order the paths were first drawn."""
+        tally = Tally()
+        for leaf, times in self._drawn.items():
+            tally.add(self._leaves[leaf], times / SAMPLES)
+        return tally
+
+    def walked(self, forced: list[int]) -> tuple[list[tuple[int, int]], dict[str, JSON]]:
+        """The walk's path that starts with `forced` (face 1 for every later die) and its outcome."""
+        known = self._known(forced)
+        if known is not None:
+            return known
+        dice = PathDice(forced, None)
+        outcome = self._decide(dice)
+        self._learn(dice.path, outcome)
+        return dice.path, outcome
+
+    def _known(self, forced: list[int]) -> tuple[list[tuple[int, int]], dict[str, JSON]] | None:
+        path: list[tuple[int, int]] = []
+        prefix: tuple[int, ...] = ()
+        while prefix not in self._leaves:
+            sides = self._sides.get(prefix)
+            if sides is None:
+                return None
+            value = forced[len(prefix)] if len(prefix) < len(forced) else 1
+            path.append((value, sides))
+            prefix = (*prefix, value)
+        return (path, self._leaves[prefix]) if len(prefix) >= len(forced) else None
+
+    def _one(self) -> list[tuple[int, int]]:
         prefix: tuple[int, ...] = ()
         path: list[tuple[int, int]] = []
         while prefix not in self._leaves:
@@ -152,15 +196,18 @@ class Sampler:
             value = self._rng.randint(1, sides)
             path.append((value, sides))
             prefix = (*prefix, value)
-        return path, self._leaves[prefix]
+        return path
 
-    def _decided(self, forced: list[int]) -> tuple[list[tuple[int, int]], dict[str, JSON]]:
+    def _decided(self, forced: list[int]) -> list[tuple[int, int]]:
         dice = PathDice(forced, self._rng)
         outcome = self._decide(dice)
-        for n, (_value, sides) in enumerate(dice.path):
-            self._sides[tuple(v for v, _s in dice.path[:n])] = sides
-        self._leaves[tuple(v for v, _s in dice.path)] = outcome
-        return dice.path, outcome
+        self._learn(dice.path, outcome)
+        return dice.path
+
+    def _learn(self, path: list[tuple[int, int]], outcome: dict[str, JSON]) -> None:
+        for n, (_value, sides) in enumerate(path):
+            self._sides[tuple(v for v, _s in path[:n])] = sides
+        self._leaves[tuple(v for v, _s in path)] = outcome
 
 
 def _probability(path: list[tuple[int, int]]) -> float:

@@ -6,7 +6,7 @@ Each ruleset says what a kind of id means on its state (`known`, `owner`); these
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import cache
 from typing import TypeVar
 
@@ -38,7 +38,12 @@ def actors(command: object) -> list[Ref]:
 
 def new_ids(command: object) -> list[str]:
     """Ids the command creates; they must be unused across the battle."""
-    return [getattr(command, p.name) for p in plan(_record(command)) if p.facts.new]
+    return [getattr(command, name) for name in _creates(_record(command))]
+
+
+@cache
+def _creates(record: type) -> tuple[str, ...]:
+    return tuple(p.name for p in plan(record) if p.facts.new)
 
 
 def check_ids(command: object, state: S, known: Known[S]) -> None:
@@ -71,20 +76,27 @@ def acting_sides(command: object, state: S, owner: Owner[S]) -> frozenset[str] |
     return frozenset(sides)
 
 
-def _walk(record: object, acting: bool) -> Iterator[tuple[str, Ref, bool]]:
+def _walk(record: object, acting: bool) -> list[tuple[str, Ref, bool]]:
+    found: list[tuple[str, Ref, bool]] = []
+    _collect(record, acting, found)
+    return found
+
+
+def _collect(record: object, acting: bool, found: list[tuple[str, Ref, bool]]) -> None:
+    # appends to one list: nested generators cost twice as much, and every folded command is walked
     for name, kind, kind_from, acts, nested in _relevant(_record(record)):
         value = getattr(record, name)
         if value is None:
             continue
         if kind_from is not None:
-            yield name, (getattr(record, kind_from), value), acting or acts
+            found.append((name, (getattr(record, kind_from), value), acting or acts))
         elif kind is not None:
             for entity_id in value if isinstance(value, tuple) else (value,):
-                yield name, (kind, entity_id), acting or acts
+                found.append((name, (kind, entity_id), acting or acts))
         elif nested:
             for item in value if isinstance(value, tuple) else (value,):
                 if dataclasses.is_dataclass(item):  # not a marker such as "unchanged"
-                    yield from _walk(item, acting or acts)
+                    _collect(item, acting or acts, found)
 
 
 @cache

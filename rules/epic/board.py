@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import replace
 
 from rules.epic.state import Embarked, EpicState, On, Section, Stand
 from rules.epic.tables import FORTIFICATIONS, TIR_APPUYE_BONUS, Side
 from rules.errors import Rejected
+from rules.frozen import by_id, replace
 
 
 def find_stand(state: EpicState, stand_id: str) -> Stand | None:
-    return next((s for s in state.stands if s.id == stand_id), None)
+    return by_id(state.stands, stand_id)
 
 
 def find_section(state: EpicState, section_id: str) -> Section | None:
-    return next((s for s in state.sections if s.id == section_id), None)
+    return by_id(state.sections, section_id)
 
 
 def stand(state: EpicState, stand_id: str) -> Stand:

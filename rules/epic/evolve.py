@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import replace
 from typing import Any, TypeVar, assert_never
 
 from rules.epic.events import (
@@ -32,6 +31,7 @@ from rules.epic.events import (
 from rules.epic.newturn import new_turn
 from rules.epic.state import Embarked, EpicState, On, PendingClimb, Section, Stand
 from rules.epic.tables import Order
+from rules.frozen import replace
 
 R = TypeVar("R", Stand, Section)
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from rules.epic.state import EpicState
+from rules.frozen import replace
 
 # EP-TIME-02: what a new turn clears; only records that differ from these are rebuilt
 STAND_RESET: dict[str, Any] = {

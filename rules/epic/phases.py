@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules.dice import Dice
 from rules.epic.board import find_stand
 from rules.epic.commands import AdvancePhase
@@ -14,6 +12,7 @@ from rules.epic.results import PhaseAdvance
 from rules.epic.state import EpicState
 from rules.epic.tables import Order, next_phase
 from rules.errors import Rejected
+from rules.frozen import replace
 from rules.ruleset import Outcome
 
 

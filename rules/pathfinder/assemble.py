@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from rules.dice import Dice
 from rules.errors import Rejected
+from rules.frozen import replace
 from rules.pathfinder.board import creature
 from rules.pathfinder.board import engine as get_engine
 from rules.pathfinder.checks import actors_check

@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
+from rules.frozen import by_id, replace
 from rules.pathfinder.catalog import EngineSpec, engine_spec
 from rules.pathfinder.state import Creature, Engine, EntityKind, PfState, Square, Structure
 
 
 def find_creature(state: PfState, creature_id: str) -> Creature | None:
-    return next((c for c in state.creatures if c.id == creature_id), None)
+    return by_id(state.creatures, creature_id)
 
 
 def find_engine(state: PfState, engine_id: str) -> Engine | None:
-    return next((e for e in state.engines if e.id == engine_id), None)
+    return by_id(state.engines, engine_id)
 
 
 def find_structure(state: PfState, structure_id: str) -> Structure | None:
-    return next((s for s in state.structures if s.id == structure_id), None)
+    return by_id(state.structures, structure_id)
 
 
 def creature(state: PfState, creature_id: str) -> Creature:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -132,6 +133,7 @@ FAMILIES = (
 )
 
 
+@cache  # asked on every shot, and the catalog's ids are few
 def _family(engine_id: str) -> str:
     if engine_id.startswith("crb_"):
         return "legacy"

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules.dice import Dice
 from rules.errors import Rejected
+from rules.frozen import replace
 from rules.pathfinder.board import creature, engine, spec_of
 from rules.pathfinder.commands import UNCHANGED, AddCreature, MoveCreature
 from rules.pathfinder.events import CreatureAdded, CreatureMoved, Event

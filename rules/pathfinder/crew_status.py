@@ -4,6 +4,7 @@ what that status requires; crew.py, the `assign_crew` handler, reports these, an
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from typing import Literal
 
 from rules.pathfinder.board import crew_of, leader_of, spec_of
@@ -40,7 +41,7 @@ def weight(creature: Creature, equivalence: str) -> Fraction:
 
 
 def equivalents(state: PfState, engine: Engine) -> Fraction:
-    return sum((weight(c, state.options.crew_equivalence) for c in crew_of(state, engine)), Fraction(0))
+    return _total(_sizes(state, engine), state.options.crew_equivalence)
 
 
 def crew_status(state: PfState, engine: Engine) -> CrewStatus | None:
@@ -48,7 +49,22 @@ def crew_status(state: PfState, engine: Engine) -> CrewStatus | None:
     required = spec_of(engine).crew
     if required is None:
         return None
-    total = equivalents(state, engine)
+    return _status(_sizes(state, engine), state.options.crew_equivalence, required)
+
+
+def _sizes(state: PfState, engine: Engine) -> tuple[str, ...]:
+    return tuple(c.size for c in crew_of(state, engine))
+
+
+# a battle has a handful of crew make-ups and every check of a crewed engine asks: summed and judged once
+@cache
+def _total(sizes: tuple[str, ...], equivalence: str) -> Fraction:
+    return sum((WEIGHTS[equivalence].get(size, Fraction(0)) for size in sizes), Fraction(0))
+
+
+@cache
+def _status(sizes: tuple[str, ...], equivalence: str, required: int) -> CrewStatus:
+    total = _total(sizes, equivalence)
     if total >= required:
         return "full"
     return "diminished" if total >= 1 else "insufficient"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import assert_never
 
+from rules.frozen import replace
 from rules.pathfinder import time
 from rules.pathfinder.board import with_creature, with_engine, with_structure
 from rules.pathfinder.events import (

@@ -3,10 +3,9 @@ the shot lands, successive shots and `observe`."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules.dice import Dice
 from rules.errors import Rejected
+from rules.frozen import replace
 from rules.pathfinder import crit
 from rules.pathfinder.ammo import EXPLODE_BEFORE_LAUNCH
 from rules.pathfinder.board import creature, engine

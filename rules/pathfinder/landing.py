@@ -3,9 +3,10 @@ standard ammunition by engine family, special ammunition by its own rule."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rules.dice import Dice
+from rules.frozen import replace
 from rules.pathfinder import ammo
 from rules.pathfinder.collapse import Fall
 from rules.pathfinder.damage import Blow, DamageRoll, Effect, roll_damage

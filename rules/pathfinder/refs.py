@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from rules.pathfinder.board import find_creature, find_engine, kind_of
+from rules.pathfinder.board import find_creature, find_engine, find_structure, kind_of
 from rules.pathfinder.state import PfState
 
 
 def known(state: PfState, kind: str, entity_id: str) -> bool:
-    """An entity of that kind; `any` (blast-shot targets) takes every kind."""
-    found = kind_of(state, entity_id)
-    return found is not None and (kind == "any" or found == kind)
+    """An entity of that kind; `any` (blast-shot targets) takes every kind. Ids are unique across kinds
+    (`duplicate_id`), so only the kind's own collection is searched."""
+    if kind == "creature":
+        return find_creature(state, entity_id) is not None
+    if kind == "engine":
+        return find_engine(state, entity_id) is not None
+    if kind == "structure":
+        return find_structure(state, entity_id) is not None
+    return kind == "any" and kind_of(state, entity_id) is not None
 
 
 def owner(state: PfState, kind: str, entity_id: str) -> frozenset[str] | None:

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
+from rules.frozen import replace
 from rules.pathfinder.catalog import EngineSpec
 from rules.pathfinder.collapse import Fall
 from rules.pathfinder.damage import DamageRoll, Effect

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
+from rules.frozen import replace
 from rules.pathfinder.board import find_engine
 from rules.pathfinder.commands import AdvanceRound
 from rules.pathfinder.events import ActionKind, Event, RoundsAdvanced, ScheduledEffectCompleted

@@ -3,8 +3,7 @@ apart so that evolve.py stays one match with a line or two per event."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from rules.frozen import replace
 from rules.pathfinder.board import with_creature, with_engine, with_structure
 from rules.pathfinder.events import CrewAssigned, ScheduledEffectCompleted
 from rules.pathfinder.state import Actions, Engine, EntityKind, PfState

@@ -99,3 +99,11 @@ def test_what_json_dumps_cannot_write_is_refused_as_json_dumps_refuses_it(value:
 def test_loads_reads_what_canonical_json_wrote() -> None:
     value = {"a": [1, 2.5, None, True], "b": {"c": "é"}}
     assert loads(canonical_json(value)) == value
+
+
+@pytest.mark.parametrize("number", [2**64 + 1, -(2**70), 10**30, 9223372036854775807])
+def test_loads_keeps_an_integer_past_64_bits_an_integer(number: int) -> None:
+    # orjson would read it as a float: a digit run that long is read by json instead
+    value = {"hp": number, "id": "w1"}
+    assert loads(canonical_json(value)) == value and type(loads(canonical_json(value))["hp"]) is int
+    assert loads(canonical_json(value).encode()) == value

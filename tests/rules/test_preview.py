@@ -11,7 +11,17 @@ from rules.preview import EXHAUSTIVE_LEAVES, SAMPLES, preview
 from tests.examples.test_epic_examples import defended_east_wall
 from tests.harness import RulesTable
 from tests.rules.epic.given import advance_to, order, section, stand
-from tests.rules.pathfinder.given import at, creature, crew, engine, setup, skill
+from tests.rules.pathfinder.given import (
+    PROFICIENT,
+    aimed_engine,
+    at,
+    creature,
+    crew,
+    engine,
+    setup,
+    skill,
+    who,
+)
 
 LASCANNON = {"id": "lascannon", "to_hit": 2, "save_modifier": -2}
 TWO_D6 = {total: Fraction(6 - abs(total - 7), 36) for total in range(2, 13)}  # ways to roll 2..12 of 36
@@ -66,6 +76,36 @@ def test_an_epic_shot_hits_on_a_d6_and_a_wall_saves_on_2d6_minus_2_of_3_or_more(
     assert close(answer["fields"]["to_hit.hit"]["p"]["true"], hit)
     assert close(answer["fields"]["save.success"]["p"]["true"], hit * saved)
     assert close(answer["fields"]["save.success"]["p"]["false"], hit * (1 - saved))
+
+
+@pytest.mark.example("EX-PF-30")
+def test_an_entangling_bolt_hits_touch_ac_12_on_a_d20_of_6_or_more_all_20_paths_walked() -> None:
+    """EX-PF-30 battle C step 3, previewed: the bolt draws no damage and no critical (PF-AMMO-09), so the
+    attack d20 is the whole tree and the walk is exact.
+
+    By hand: the attack is d20 + 6 (bab +3, dex +3; the first range increment, no penalty) against the
+    wolf's touch AC 12. A natural 20 always hits, a natural 1 always misses (PF-GEN-07); otherwise
+    natural + 6 >= 12, i.e. naturals 6..19 hit. Hits: 14 + 1 = 15 of 20 faces, p = 3/4; misses: the
+    naturals 1..5, p = 1/4. A natural 1 is also a mishap (a ballista, and eb is no Siege Engineer):
+    p = 1/20. The total is uniform on 7..26, mean 16.5."""
+    t = RulesTable("pathfinder")
+    setup(
+        t,
+        creature("eb", bab=3, dex_mod=3, skills={"knowledge_engineering": skill(1, 1)}, **PROFICIENT),
+        aimed_engine("lb", "ballista_light", ammunition="entangling_bolt"),
+        crew("lb", "eb"),
+        creature("wolf", touch_ac=12, y=20),
+    )
+    answer = odds(t, {"type": "fire", "engine_id": "lb", "target": who("wolf")})
+    assert (answer["exact"], answer["samples"]) == (True, 20)
+    assert answer["status"] == {"applied": pytest.approx(1.0), "rejected": 0.0}
+    hit = answer["fields"]["hit"]["p"]
+    assert close(hit["true"], Fraction(15, 20)) and close(hit["false"], Fraction(5, 20))
+    assert close(answer["fields"]["mishap"]["p"]["true"], Fraction(1, 20))
+    total = answer["fields"]["roll.total"]
+    assert (total["min"], total["max"]) == (7, 26) and close(total["mean"], Fraction(33, 2))
+    assert close(answer["fields"]["roll.target_number"]["mean"], Fraction(12))
+    assert "damage.total" not in answer["fields"]  # no path drew a damage die
 
 
 def rammed_gate() -> RulesTable:
