@@ -9,6 +9,7 @@ from typing import Any
 from redis.cluster import RedisCluster
 
 from eventstore import keys, lua
+from eventstore import redis_rate as rate
 from eventstore import redis_schedule as schedule
 from eventstore.canonical import canonical_json
 from eventstore.chain import entry_hash
@@ -20,8 +21,10 @@ from eventstore.protocol import (
     AppendContention,
     Appended,
     BattleExists,
+    Budget,
     Head,
     NewEntry,
+    Spent,
     StoredEntry,
     TokenRecord,
     TokenRefused,
@@ -72,12 +75,14 @@ class RedisLog:
         retain_s: float = IDEMPOTENCY_RETAIN_S,
         lease_s: float = 0.0,
         token_digest: str | None = None,
+        budget: Budget | None = None,
     ) -> Appended:
         script_keys = [
             keys.log(battle_id),
             keys.idem(battle_id),
             keys.idem_expiry(battle_id),
             keys.tokens(battle_id),
+            *rate.counters(battle_id, budget),
         ]
         marks_in_script = mark_pending and self._marks_in_script
         if marks_in_script:
@@ -92,28 +97,30 @@ class RedisLog:
             fields = [canonical_json(to_fields(entry, prev.hash, digest))]
             kept = [schedule.ttl_ms(retain_s), max(int(lease_s * 1000), 0), token_digest or ""]
             reply = self._append_script(
-                keys=script_keys, args=[*checks, prev.version, prev.hash, *written, *fields, *kept]
+                keys=script_keys,
+                args=[*checks, prev.version, prev.hash, *written, *fields, *kept, *rate.windows(budget)],
             )
-            status = text(reply[0])
+            # every reply is (status, the budget's window, left, reset ms, what the status says...)
+            status, spent, said = text(reply[0]), rate.spent_of(budget, reply[1:4]), reply[4:]
             if status == "ok":
                 self._heads.put(battle_id, Head(version=version, hash=digest))
-                marked = bool(reply[1]) if marks_in_script else self._mark_after(battle_id, mark_pending)
-                return Appended(version=version, hash=digest, enqueue=marked)
+                marked = bool(said[0]) if marks_in_script else self._mark_after(battle_id, mark_pending)
+                return Appended(version=version, hash=digest, enqueue=marked, spent=spent)
             if status != "moved":
-                return self._refused(battle_id, status, reply)
-            self._heads.put(battle_id, Head(version=int(reply[1]), hash=text(reply[2])))
+                return self._refused(battle_id, status, said, spent)
+            self._heads.put(battle_id, Head(version=int(said[0]), hash=text(said[1])))
         raise AppendContention(self._heads.get(battle_id).version)
 
     def _mark_after(self, battle_id: str, wanted: bool) -> bool:
         return wanted and schedule.mark_pending(self._client, battle_id, self._scheduled_ttl_ms)
 
-    def _refused(self, battle_id: str, status: str, reply: list[Any]) -> Appended:
+    def _refused(self, battle_id: str, status: str, said: list[Any], spent: Spent | None) -> Appended:
         if status == "unknown":
             self._heads.drop(battle_id)
             raise UnknownBattle(battle_id)
         if status == "token":
             raise TokenRefused(battle_id)
-        return refusal(status, reply)
+        return refusal(status, said, spent)
 
     def head(self, battle_id: str) -> Head:
         rows = self._client.xrevrange(keys.log(battle_id), "+", "-", count=1)

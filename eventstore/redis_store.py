@@ -10,17 +10,21 @@ from eventstore.redis_derived import RedisDerived
 from eventstore.redis_idem import RedisIdempotency
 from eventstore.redis_import import RedisImport
 from eventstore.redis_log import RedisLog
+from eventstore.redis_rate import RedisBudgets
 from eventstore.redis_schedule import RedisSchedule, ttl_ms
 from eventstore.redis_tokens import RedisTokens
 
 
-class RedisEventStore(RedisLog, RedisImport, RedisIdempotency, RedisDerived, RedisSchedule, RedisTokens):
-    """One client, six concerns: each base owns its keys and scripts (see its module)."""
+class RedisEventStore(
+    RedisLog, RedisImport, RedisIdempotency, RedisBudgets, RedisDerived, RedisSchedule, RedisTokens
+):
+    """One client, seven concerns: each base owns its keys and scripts (see its module)."""
 
     def __init__(self, client: RedisClient, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         RedisLog.__init__(self, client, scheduled_ttl_ms=ttl_ms(scheduled_ttl_s))
         RedisImport.__init__(self, client)
         RedisIdempotency.__init__(self, client)
+        RedisBudgets.__init__(self, client)
         RedisDerived.__init__(self, client)
         RedisSchedule.__init__(self, client, scheduled_ttl_s=scheduled_ttl_s)
         RedisTokens.__init__(self, client)

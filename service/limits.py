@@ -1,6 +1,7 @@
-"""Per-token rate limits (flask-limiter, counters in Redis): one budget per token across every endpoint,
+"""Per-caller rate limits (flask-limiter, counters in Redis): one budget per caller across every endpoint,
 advertised on every answer it applies to with the IETF draft's `RateLimit-Policy` and `RateLimit` fields
-(draft-ietf-httpapi-ratelimit-headers-09)."""
+(draft-ietf-httpapi-ratelimit-headers-09). A battle token's budget is counted with its battle instead
+(service/budgets.py); flask-limiter counts the service key's and anonymous callers'."""
 
 from __future__ import annotations
 
@@ -10,14 +11,13 @@ import time
 from flask import Blueprint, Flask, Response, request
 from flask_limiter import Limiter, RequestLimit
 
-from service import auth
+from service import auth, budgets
 from service.config import ServiceConfig
 from service.problems import Problem
 
 STRATEGY = "fixed-window"  # one counter per window and caller: one round trip, nothing to prune
 COUNTER_TIMEOUT_S = 1  # a counter is one round trip: an unreachable Redis must not hold the request
-POLICY_HEADER, STATE_HEADER = "RateLimit-Policy", "RateLimit"
-POLICY = "per-token"  # the one policy: each token (or caller address, or the service key) its own budget
+POLICY_HEADER, STATE_HEADER, POLICY = budgets.POLICY_HEADER, budgets.STATE_HEADER, budgets.POLICY
 
 
 def install(app: Flask, config: ServiceConfig, *exempt: Blueprint) -> Limiter:
@@ -39,6 +39,7 @@ def install(app: Flask, config: ServiceConfig, *exempt: Blueprint) -> Limiter:
         enabled=config.rate_limited,
     )
     limiter.request_filter(lambda: request.method == "OPTIONS")  # preflights carry no token
+    limiter.request_filter(budgets.counted_here)  # a battle token's budget is counted with its battle
     for blueprint in exempt:
         limiter.exempt(blueprint)
     if config.rate_limited:

@@ -52,6 +52,17 @@ def test_a_repeat_answers_the_original_outcome_of_a_wait(
     same_answer(first, again)
 
 
+def test_a_keyed_record_keeps_the_fingerprint_and_version_only(
+    client: FlaskClient, redis_client: Any
+) -> None:
+    battle_id = create_battle(client)
+    send(client, battle_id, WALL, headers=KEY)  # no wait: the 202 is decided by the append, nothing in flight
+
+    record = redis_client.hget(f"siege:{{{battle_id}}}:idem", KEY["Idempotency-Key"])
+
+    assert record == f"{fingerprint(WALL)} 2".encode()  # the replayed 202 is read back from the log entry
+
+
 def test_the_same_command_spelled_differently_is_the_same_body(client: FlaskClient) -> None:
     battle_id = create_battle(client)
     first = send(client, battle_id, WALL, headers=KEY)
