@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -35,6 +36,10 @@ from eventstore.redis_tokens import token_json
 from eventstore.stream_fields import from_fields, from_rows, text, to_fields, version_of
 
 MAX_TRIES = 64  # each retry means another appender won, so the system progresses; this bounds one caller
+# Appends to one battle from one process take turns: they would all hash against the same head, one would
+# win and the rest retry (a wasted round trip each, and on a hot battle a 409 for the unlucky). Striped, so
+# the locks are bounded and two battles rarely share one.
+APPEND_STRIPES = 64
 
 
 class RedisLog:
@@ -44,6 +49,7 @@ class RedisLog:
         # On one node the pending mark joins the append script; a cluster keeps it on another slot.
         self._marks_in_script = not isinstance(client, RedisCluster)
         self._heads = HeadCache()
+        self._turns = [threading.Lock() for _ in range(APPEND_STRIPES)]
         self._create_script = lua.register(client, "create")
         self._append_script = lua.register(client, "append")
 
@@ -89,26 +95,27 @@ class RedisLog:
             script_keys += [keys.PENDING, keys.SCHEDULED]
         expected = "" if expected_version is None else str(expected_version)
         checks = [expected, entry.idempotency_key or "", fingerprint or ""]
-        for _ in range(MAX_TRIES):
-            prev = self._heads.get(battle_id)
-            version = prev.version + 1
-            digest = entry_hash(version, entry, prev.hash)
-            written = [f"0-{version}", version, digest, battle_id, self._scheduled_ttl_ms]
-            fields = [canonical_json(to_fields(entry, prev.hash, digest))]
-            kept = [schedule.ttl_ms(retain_s), max(int(lease_s * 1000), 0), token_digest or ""]
-            reply = self._append_script(
-                keys=script_keys,
-                args=[*checks, prev.version, prev.hash, *written, *fields, *kept, *rate.windows(budget)],
-            )
-            # every reply is (status, the budget's window, left, reset ms, what the status says...)
-            status, spent, said = text(reply[0]), rate.spent_of(budget, reply[1:4]), reply[4:]
-            if status == "ok":
-                self._heads.put(battle_id, Head(version=version, hash=digest))
-                marked = bool(said[0]) if marks_in_script else self._mark_after(battle_id, mark_pending)
-                return Appended(version=version, hash=digest, enqueue=marked, spent=spent)
-            if status != "moved":
-                return self._refused(battle_id, status, said, spent)
-            self._heads.put(battle_id, Head(version=int(said[0]), hash=text(said[1])))
+        with self._turns[hash(battle_id) % APPEND_STRIPES]:
+            for _ in range(MAX_TRIES):
+                prev = self._heads.get(battle_id)
+                version = prev.version + 1
+                digest = entry_hash(version, entry, prev.hash)
+                written = [f"0-{version}", version, digest, battle_id, self._scheduled_ttl_ms]
+                fields = [canonical_json(to_fields(entry, prev.hash, digest))]
+                kept = [schedule.ttl_ms(retain_s), max(int(lease_s * 1000), 0), token_digest or ""]
+                reply = self._append_script(
+                    keys=script_keys,
+                    args=[*checks, prev.version, prev.hash, *written, *fields, *kept, *rate.windows(budget)],
+                )
+                # every reply is (status, the budget's window, left, reset ms, what the status says...)
+                status, spent, said = text(reply[0]), rate.spent_of(budget, reply[1:4]), reply[4:]
+                if status == "ok":
+                    self._heads.put(battle_id, Head(version=version, hash=digest))
+                    marked = bool(said[0]) if marks_in_script else self._mark_after(battle_id, mark_pending)
+                    return Appended(version=version, hash=digest, enqueue=marked, spent=spent)
+                if status != "moved":
+                    return self._refused(battle_id, status, said, spent)
+                self._heads.put(battle_id, Head(version=int(said[0]), hash=text(said[1])))
         raise AppendContention(self._heads.get(battle_id).version)
 
     def _mark_after(self, battle_id: str, wanted: bool) -> bool:
