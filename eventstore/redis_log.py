@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -40,6 +42,9 @@ MAX_TRIES = 64  # each retry means another appender won, so the system progresse
 # win and the rest retry (a wasted round trip each, and on a hot battle a 409 for the unlucky). Striped, so
 # the locks are bounded and two battles rarely share one.
 APPEND_STRIPES = 64
+# Processes appending to one hot battle race on its head: a loser claims the next turn (append.lua), and
+# whoever meets another's claim a few times in a row steps back a random moment while it is used
+YIELD_AFTER, YIELD_MAX_S = 4, 0.002
 
 
 class RedisLog:
@@ -88,6 +93,7 @@ class RedisLog:
             keys.idem(battle_id),
             keys.idem_expiry(battle_id),
             keys.tokens(battle_id),
+            keys.append_claim(battle_id),
             *rate.counters(battle_id, budget),
         ]
         marks_in_script = mark_pending and self._marks_in_script
@@ -95,14 +101,17 @@ class RedisLog:
             script_keys += [keys.PENDING, keys.SCHEDULED]
         expected = "" if expected_version is None else str(expected_version)
         checks = [expected, entry.idempotency_key or "", fingerprint or ""]
+        claimant = uuid.uuid4().hex
         with self._turns[hash(battle_id) % APPEND_STRIPES]:
-            for _ in range(MAX_TRIES):
+            for attempt in range(MAX_TRIES):
+                if attempt >= YIELD_AFTER:
+                    time.sleep(random.random() * YIELD_MAX_S)
                 prev = self._heads.get(battle_id)
                 version = prev.version + 1
                 digest = entry_hash(version, entry, prev.hash)
                 written = [f"0-{version}", version, digest, battle_id, self._scheduled_ttl_ms]
                 fields = [canonical_json(to_fields(entry, prev.hash, digest))]
-                kept = [schedule.ttl_ms(retain_s), max(int(lease_s * 1000), 0), token_digest or ""]
+                kept = [schedule.ttl_ms(retain_s), max(int(lease_s * 1000), 0), token_digest or "", claimant]
                 reply = self._append_script(
                     keys=script_keys,
                     args=[*checks, prev.version, prev.hash, *written, *fields, *kept, *rate.windows(budget)],

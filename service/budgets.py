@@ -24,7 +24,7 @@ from service.problems import Problem
 POLICY_HEADER, STATE_HEADER = "RateLimit-Policy", "RateLimit"
 POLICY = "per-token"  # the one policy: each token (or caller address, or the service key) its own budget
 ATTRIBUTE = "siege_counts_in_append"
-SPENT = "siege_spent"
+SPENT, BUDGET = "siege_spent", "siege_budget"
 View = TypeVar("View", bound=Callable[..., object])
 log = logging.getLogger(__name__)
 
@@ -47,12 +47,16 @@ def install(app: Flask, config: ServiceConfig) -> None:
 
 
 def budget() -> Budget | None:
-    """The budget this request spends in its battle's keys: a battle token's, where limits apply."""
-    items: dict[Window, RateLimitItem] | None = current_app.extensions.get("siege-budgets")
-    principal = auth.current()
-    if not items or principal.token_id is None or request.method == "OPTIONS" or _battle() is None:
-        return None
-    return Budget(owner=f"token:{principal.token_id}", windows=tuple(items))
+    """The budget this request spends in its battle's keys: a battle token's, where limits apply (worked
+    out once per request: every hook asks)."""
+    if BUDGET not in g:
+        items: dict[Window, RateLimitItem] | None = current_app.extensions.get("siege-budgets")
+        principal = auth.current()
+        counted = items and principal.token_id is not None and _battle() is not None
+        owner = f"token:{principal.token_id}"
+        g.setdefault(BUDGET, Budget(owner=owner, windows=tuple(items)) if counted and items else None)
+    found: Budget | None = g.get(BUDGET)
+    return found
 
 
 def note(spent: Spent | None) -> None:

@@ -1,16 +1,17 @@
 -- Append one log entry atomically (DESIGN §3, §4.1-4.3): exists, token, rate budget, idempotency, expected
 -- version, chain link, write. rate.lua is prepended (spend).
 -- KEYS[1] log stream, KEYS[2] idempotency hash, KEYS[3] idempotency expiry zset, KEYS[4] token hash,
--- KEYS[5 .. 4 + n] the n counters of the caller's rate budget; optional KEYS[5 + n] pending set,
--- KEYS[6 + n] scheduled flag (single node only: they are not hash-tagged), which mark the battle pending in
--- the same round trip.
+-- KEYS[5] the claim on the next append, KEYS[6 .. 5 + n] the n counters of the caller's rate budget;
+-- optional KEYS[6 + n] pending set, KEYS[7 + n] scheduled flag (single node only: they are not hash-tagged),
+-- which mark the battle pending in the same round trip.
 -- ARGV[1] expected version ("" = any), ARGV[2] idempotency key ("" = none), ARGV[3] fingerprint,
 -- ARGV[4] prev version the hash was computed on, ARGV[5] prev hash, ARGV[6] new entry ID "0-<v>",
 -- ARGV[7] new version, ARGV[8] new hash, ARGV[9] battle id, ARGV[10] scheduled flag TTL (ms),
 -- ARGV[11] the stream field/value pairs as one JSON array (one argument is cheaper to send than 18),
 -- ARGV[12] how long the key's record is kept (ms), ARGV[13] how long it counts as in flight (ms, 0: not at
 -- all, its answer is known), ARGV[14] the digest of the token the command came with ("" = none): it must be
--- stored and not revoked, ARGV[15] n, the budget's windows, then n pairs (amount, window ms).
+-- stored and not revoked, ARGV[15] this append's own id (its claim), ARGV[16] n, the budget's windows, then n
+-- pairs (amount, window ms).
 -- An idempotency record is what a replay needs and no more: "<fingerprint> <version>", then " l<lease end
 -- ms>" while in flight or " =<answer>" once answered; its expiry is its score in the zset. A replayed 202 is
 -- the entry's own version and hash, read from the log.
@@ -38,13 +39,24 @@ end
 local current = tonumber(string.sub(last[1][1], 3))
 local head_hash = hash_of(last[1][2])
 -- Python hashed against its cached head; if that head is stale, hand back the real one to rehash (before
--- counting: the retry is the same request).
-if tonumber(ARGV[4]) ~= current or ARGV[5] ~= head_hash then
+-- counting: the retry is the same request). An append that lost this race claims the next turn, so on a hot
+-- battle the same caller cannot lose every retry; the claim lapses soon if its caller is gone.
+local claim = redis.call('GET', KEYS[5])
+if claim and claim ~= ARGV[15] then
   return {'moved', 0, 0, 0, current, head_hash}
 end
+if tonumber(ARGV[4]) ~= current or ARGV[5] ~= head_hash then
+  if not claim then
+    redis.call('SET', KEYS[5], ARGV[15], 'PX', 100)
+  end
+  return {'moved', 0, 0, 0, current, head_hash}
+end
+if claim then
+  redis.call('DEL', KEYS[5])
+end
 
-local windows = tonumber(ARGV[15])
-local tightest, left, reset = spend(5, 15)
+local windows = tonumber(ARGV[16])
+local tightest, left, reset = spend(6, 16)
 if left < 0 then
   return {'limited', tightest, left, reset}
 end
@@ -88,9 +100,9 @@ if ARGV[2] ~= '' then
   end
 end
 local enqueue = 0
-if #KEYS == 6 + windows then
-  redis.call('SADD', KEYS[5 + windows], ARGV[9])
-  if redis.call('SET', KEYS[6 + windows], '1', 'NX', 'PX', ARGV[10]) then
+if #KEYS == 7 + windows then
+  redis.call('SADD', KEYS[6 + windows], ARGV[9])
+  if redis.call('SET', KEYS[7 + windows], '1', 'NX', 'PX', ARGV[10]) then
     enqueue = 1
   end
 end
