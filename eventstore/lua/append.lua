@@ -69,6 +69,11 @@ if ARGV[2] ~= '' then
   local expires = record and redis.call('ZSCORE', KEYS[3], ARGV[2])
   if expires and tonumber(expires) > now then  -- an expired record is as good as none
     local fingerprint, version, rest = string.match(record, '^(%S+) (%d+) ?(.*)$')
+    if string.sub(record, 1, 1) == '{' then  -- a record of the earlier JSON layout, kept until it expires
+      local seen = cjson.decode(record)
+      fingerprint, version = string.sub(seen.f, 1, #ARGV[3]), tostring(seen.v)
+      rest = (not seen.r and seen.l) and ('l' .. seen.l) or ''
+    end
     if fingerprint ~= ARGV[3] then
       return {'mismatch', tightest, left, reset, version}
     end
