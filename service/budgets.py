@@ -24,7 +24,8 @@ from service.problems import Problem
 POLICY_HEADER, STATE_HEADER = "RateLimit-Policy", "RateLimit"
 POLICY = "per-token"  # the one policy: each token (or caller address, or the service key) its own budget
 ATTRIBUTE = "siege_counts_in_append"
-SPENT, BUDGET = "siege_spent", "siege_budget"
+SPENT, BUDGET, TRIED = "siege_spent", "siege_budget", "siege_spend_tried"
+STORE_DOWN = 503  # service/problems.store_unavailable's status
 View = TypeVar("View", bound=Callable[..., object])
 log = logging.getLogger(__name__)
 
@@ -96,6 +97,9 @@ def _settle(response: Response) -> Response:
         return response
     spent: Spent | None = g.get(SPENT)
     if spent is None:
+        # a store that just failed this request (503) or its count is not asked again: one wait is enough
+        if TRIED in g or response.status_code == STORE_DOWN:
+            return response
         spent = _spend(found)
         if spent is None:
             return response
@@ -118,6 +122,7 @@ def _advertise(response: Response, spent: Spent) -> None:
 def _spend(found: Budget) -> Spent | None:
     """An unreachable store costs the count, never the answer (as flask-limiter's swallowed errors)."""
     battle_id = _battle()
+    g.setdefault(TRIED, True)
     try:
         return services().store.spend(str(battle_id), found) if battle_id else None
     except (RedisError, OSError) as error:
