@@ -48,10 +48,10 @@ lint: $(INSTALLED) ## ruff check, ruff format --check, mypy --strict, import con
 openapi: $(INSTALLED) ## regenerate openapi.yaml from the marshmallow schemas
 	$(PY) -m service.openapi > openapi.yaml.new && mv openapi.yaml.new openapi.yaml
 
-bench: $(INSTALLED) ## bounded benchmarks; writes bench/results/report.md (BENCH_ARGS, e.g. --quick)
+bench: $(INSTALLED) $(CATALOGS) ## bounded benchmarks; writes bench/results/report.md (QUICK=1: a smoke run; BENCH_ARGS)
 	@command -v wrk >/dev/null || apt-get install -y -qq wrk >/dev/null 2>&1 || \
 		echo "bench: no wrk (apt-get install wrk); falling back to the Python load generator"
-	$(PY) -m bench $(BENCH_ARGS)
+	$(PY) -m bench $(if $(QUICK),--quick) $(BENCH_ARGS)
 
 clean: ## drop the virtual environment and caches (keeps ./var, the embedded server's data)
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

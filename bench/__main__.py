@@ -10,7 +10,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench import measures, previews
+from bench import footprint, measures, previews
 from bench.measures import Row
 from bench.stack import running
 
@@ -39,7 +39,10 @@ def main(argv: list[str] | None = None) -> int:
         tempfile.TemporaryDirectory(prefix="siege-bench-") as data_dir,
         running(Path(data_dir), args.workers, RESULTS / "processes.log") as bench,
     ):
-        rows = run_all(bench, seconds=seconds, battles=battles, entries=entries)
+        memory_commands = 2_000 if args.quick else 10_000
+        rows = run_all(
+            bench, seconds=seconds, battles=battles, entries=entries, memory_commands=memory_commands
+        )
         say(f"export and verify: a {exported:,}-entry battle")
         rows += measures.export_verify(bench, exported, Path(data_dir))
     report = render(rows, seconds=seconds, workers=args.workers)
@@ -48,11 +51,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def run_all(bench: measures.Bench, *, seconds: float, battles: int, entries: int) -> list[Row]:
+def run_all(
+    bench: measures.Bench, *, seconds: float, battles: int, entries: int, memory_commands: int = 2_000
+) -> list[Row]:
     say(f"creating {battles} battles")
     spread = measures.create_battles(bench, battles)
     say("ingest: baseline, then the service")
     rows, max_rate = measures.ingest(bench, spread, seconds)
+    say("ingest: one battle with its GM token")
+    rows.append(footprint.one_battle(bench, seconds, measures.baseline_rate(rows)))
     rows.append(measures.catch_up(bench, spread))
     say("Prefer: wait latency at half the max ingest")
     rows.append(measures.wait_latency(bench, spread, max_rate / 2, seconds))
@@ -65,6 +72,8 @@ def run_all(bench: measures.Bench, *, seconds: float, battles: int, entries: int
     rows += measures.fold_mixed(bench, "pathfinder", args_mixed(entries))
     say("replay memory")
     rows.append(measures.replay_memory(bench, hot_id))
+    say(f"Redis bytes per command: {memory_commands:,} commands with a key and without")
+    rows += footprint.bytes_per_command(bench, memory_commands)
     say("previews: every command the spec's examples send with dice")
     rows.append(previews.row())
     return rows

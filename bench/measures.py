@@ -10,7 +10,7 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,6 +72,12 @@ def ingest(bench: Bench, battles: Sequence[tuple[str, str]], seconds: float) -> 
         ),
     ]
     return rows, service.rate
+
+
+def baseline_rate(rows: Sequence[Row]) -> float:
+    """The baseline's req/s as `ingest` reported it, for the rows measured against it later."""
+    found = next(r.result for r in rows if r.measure.startswith("ingest: baseline"))
+    return float(found.split()[0].replace(",", ""))
 
 
 def catch_up(bench: Bench, battles: Sequence[tuple[str, str]], timeout_s: float = 120) -> Row:
@@ -175,12 +181,10 @@ def _timed_fold(bench: Bench, battle_id: str, commands: Iterable[dict[str, objec
     """(entries folded, seconds) of one in-process fold of `commands` appended to the battle."""
     client = connect(bench.redis_url)
     store = RedisEventStore(client)
-    # held so the running workers leave this battle to the in-process fold being timed; a worker may still
-    # be folding its creation, so wait for it
-    deadline = time.monotonic() + 30
-    while not store.try_lock(battle_id, "bench", 3_600_000):
-        assert time.monotonic() < deadline, f"battle {battle_id} stayed locked"
-        time.sleep(0.01)
+    # held so the running workers leave this battle to the in-process fold being timed; a worker may be
+    # folding the battle's creation at this moment, and its lock lapses within a second
+    if not wait_for(lambda: store.try_lock(battle_id, "bench", 3_600_000), timeout_s=5):
+        raise RuntimeError(f"could not lock battle {battle_id} away from the workers")
     try:
         extend(client, store, battle_id, commands)
         start = time.perf_counter()
@@ -221,6 +225,15 @@ def replay_memory(bench: Bench, battle_id: str) -> Row:
         f"peak RSS {result['max_rss_mb']:.0f} MB, {result['entries'] / result['seconds']:,.0f} entries/s",
         "< 300 MB for 1,000,000",
     )
+
+
+def wait_for(done: Callable[[], bool], *, timeout_s: float) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while not done():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def _projected(store: RedisEventStore, battle_id: str) -> int:

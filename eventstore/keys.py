@@ -35,6 +35,16 @@ def idem_expiry(battle_id: str) -> str:
     return f"siege:{{{battle_id}}}:idem:expiry"
 
 
+def append_claim(battle_id: str) -> str:
+    """Set by an append that lost the race for the head: the next append is its own (lua/append.lua)."""
+    return f"siege:{{{battle_id}}}:append:claim"
+
+
+def rate(battle_id: str, owner: str, window_s: int) -> str:
+    """A rate budget's counter for one window (eventstore/lua/rate.lua), beside the battle it spends on."""
+    return f"siege:{{{battle_id}}}:rate:{owner}:{window_s}"
+
+
 def tokens(battle_id: str) -> str:
     """Hash of SHA-256(token) → JSON record {id, role, scope, expires_at, revoked, created_at}."""
     return f"siege:{{{battle_id}}}:tokens"

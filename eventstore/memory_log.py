@@ -13,11 +13,13 @@ from eventstore.chain import entry_hash
 from eventstore.protocol import (
     GENESIS_HASH,
     Appended,
+    Budget,
     Head,
     IdempotencyInFlight,
     IdempotencyMismatch,
     NewEntry,
     Projection,
+    Spent,
     StoredEntry,
     VersionConflict,
 )
@@ -53,6 +55,21 @@ class MemoryBattle:
     state: Projection | None = None
     snapshots: dict[int, str] = field(default_factory=dict)
     snapshot_versions: list[int] = field(default_factory=list)
+    rates: dict[tuple[str, int], tuple[int, float]] = field(default_factory=dict)  # → (used, window end)
+
+    def spend(self, budget: Budget) -> Spent:
+        """As eventstore/lua/rate.lua counts: every window hit, the tightest one answered."""
+        now, tightest = time.time(), None
+        for window in budget.windows:
+            used, ends = self.rates.get((budget.owner, window.seconds), (0, 0.0))
+            if ends <= now:
+                used, ends = 0, now + window.seconds
+            self.rates[(budget.owner, window.seconds)] = (used + 1, ends)
+            spent = Spent(window=window, left=window.amount - used - 1, reset_s=ends - now)
+            if tightest is None or spent.left < tightest.left:
+                tightest = spent
+        assert tightest is not None, "a budget has at least one window"
+        return tightest
 
     @property
     def head(self) -> Head:

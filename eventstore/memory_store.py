@@ -17,10 +17,14 @@ from eventstore.protocol import (
     SCHEDULED_TTL_S,
     Appended,
     BattleExists,
+    Budget,
+    CountedRefusal,
     EventStore,
     Head,
     NewEntry,
     Projection,
+    RateLimited,
+    Spent,
     StoredEntry,
     TokenRecord,
     TokenRefused,
@@ -87,16 +91,29 @@ class MemoryEventStore(MemorySchedule, MemoryTokens, MemoryWebhooks):
         retain_s: float = IDEMPOTENCY_RETAIN_S,
         lease_s: float = 0.0,
         token_digest: str | None = None,
+        budget: Budget | None = None,
     ) -> Appended:
         with self._changed:
             battle = self._battle(battle_id)
             held = self.token(battle_id, token_digest) if token_digest is not None else None
             if token_digest is not None and (held is None or held.revoked):
                 raise TokenRefused(battle_id)
-            appended = battle.append(entry, expected_version, fingerprint or "", retain_s, lease_s)
+            spent = battle.spend(budget) if budget else None
+            if spent is not None and spent.breached:
+                raise RateLimited(spent)
+            try:
+                appended = battle.append(entry, expected_version, fingerprint or "", retain_s, lease_s)
+            except CountedRefusal as refused:
+                refused.spent = spent
+                raise
+        appended = dataclasses.replace(appended, spent=spent)
         if mark_pending and not appended.replayed:
             return dataclasses.replace(appended, enqueue=self.mark_pending(battle_id))
         return appended
+
+    def spend(self, battle_id: str, budget: Budget) -> Spent:
+        with self._changed:
+            return self._battle(battle_id).spend(budget)
 
     def record_response(self, battle_id: str, key: str, version: int, response: str) -> bool:
         with self._changed:

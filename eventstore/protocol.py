@@ -46,19 +46,51 @@ class Head:
     hash: str
 
 
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One fixed window of a rate budget: `amount` requests per `seconds`."""
+
+    amount: int
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Budget:
+    """A caller's rate budget counted in the battle's own keys (its hash tag): one counter per window,
+    each starting at its first hit and lasting `seconds`, as flask-limiter's fixed window does."""
+
+    owner: str  # whose budget: one counter set per owner (a token id)
+    windows: tuple[Window, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Spent:
+    """A budget after one more request: its tightest window, what is left in it, when it starts over."""
+
+    window: Window
+    left: int  # negative once the request went past the budget
+    reset_s: float
+
+    @property
+    def breached(self) -> bool:
+        return self.left < 0
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Appended:
     """Where an append landed; `replayed` is true when an idempotency record answered instead, with
     `response` the one recorded for the key (None when its request never recorded one).
 
     `enqueue` is true when the append was asked to mark the battle pending and no projection job was
-    scheduled yet: the caller enqueues one (as with `mark_pending`)."""
+    scheduled yet: the caller enqueues one (as with `mark_pending`). `spent`: the budget the append was
+    counted against, when it was given one."""
 
     version: int
     hash: str
     replayed: bool = False
     enqueue: bool = False
     response: str | None = None
+    spent: Spent | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -83,7 +115,21 @@ class BrokenHistory(ValueError):
         self.version, self.reason = version, reason
 
 
-class VersionConflict(Exception):
+class CountedRefusal(Exception):
+    """An append refused after it was counted against its budget; `spent` says how (None: no budget)."""
+
+    spent: Spent | None = None
+
+
+class RateLimited(CountedRefusal):
+    """The budget is spent for this window: nothing was appended."""
+
+    def __init__(self, spent: Spent) -> None:
+        super().__init__(f"{spent.window.amount} per {spent.window.seconds} s spent")
+        self.spent = spent
+
+
+class VersionConflict(CountedRefusal):
     """The expected version is not the head: nothing was appended."""
 
     def __init__(self, current: int) -> None:
@@ -95,7 +141,7 @@ class AppendContention(VersionConflict):
     """No expected version was given, yet the head kept moving for every bounded retry: nothing appended."""
 
 
-class IdempotencyMismatch(Exception):
+class IdempotencyMismatch(CountedRefusal):
     """The idempotency key was used before with a different body."""
 
     def __init__(self, version: int) -> None:
@@ -103,7 +149,7 @@ class IdempotencyMismatch(Exception):
         self.version = version
 
 
-class IdempotencyInFlight(Exception):
+class IdempotencyInFlight(CountedRefusal):
     """The idempotency key's first request appended `version` and has not recorded its response yet."""
 
     def __init__(self, version: int) -> None:
@@ -208,6 +254,7 @@ class EventStore(Protocol):
         retain_s: float = IDEMPOTENCY_RETAIN_S,
         lease_s: float = 0.0,
         token_digest: str | None = None,
+        budget: Budget | None = None,
     ) -> Appended:
         """Append atomically: version check, idempotency record (key + fingerprint), hash chain, write.
 
@@ -217,11 +264,21 @@ class EventStore(Protocol):
         `mark_pending=True` also does `mark_pending(battle_id)` after a new entry lands, in the same
         round trip where the backend can: the ingest hot path then costs one call. With `token_digest`, the
         token stored under it must still be there and not revoked, judged before anything else but the
-        battle's existence (TokenRefused otherwise), so a caller may trust a remembered token record."""
+        battle's existence (TokenRefused otherwise), so a caller may trust a remembered token record.
+        With `budget`, the append is counted against it right after that (before the key is looked up, as a
+        limiter in front would): past the budget it raises RateLimited; `spent` is on the answer or on
+        the CountedRefusal raised.
+
+        A key's record keeps only what its replay needs: the fingerprint, the version (the replayed 202 is
+        that entry's version and hash) and, once recorded, the short `answer` of `record_response`."""
 
     def record_response(self, battle_id: str, key: str, version: int, response: str) -> bool:
-        """Keep the response of the request that appended `version` with `key`, ending its lease;
-        False when the key's record is gone or names another version."""
+        """Keep what the request that appended `version` with `key` answered (`response`: a short string
+        the caller can rebuild the answer from, at most 64 characters), ending its lease; False when the
+        key's record is gone or names another version."""
+
+    def spend(self, battle_id: str, budget: Budget) -> Spent:
+        """Count one request against `budget` in the battle's keys, as `append` does; nothing else."""
 
     def head(self, battle_id: str) -> Head:
         """The log head; UnknownBattle if the battle does not exist."""

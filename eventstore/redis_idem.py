@@ -6,22 +6,37 @@ from typing import Any
 
 from eventstore import keys, lua
 from eventstore.config import RedisClient
-from eventstore.protocol import Appended, IdempotencyInFlight, IdempotencyMismatch, VersionConflict
+from eventstore.protocol import (
+    Appended,
+    CountedRefusal,
+    IdempotencyInFlight,
+    IdempotencyMismatch,
+    RateLimited,
+    Spent,
+    VersionConflict,
+)
 from eventstore.stream_fields import text
 
 
-def refusal(status: str, reply: list[Any]) -> Appended:
+def refusal(status: str, said: list[Any], spent: Spent | None) -> Appended:
     """The append script's answer when it wrote nothing: a replay, or the exception that says why."""
     if status == "replayed":
-        response = text(reply[3]) if len(reply) > 3 else None
-        return Appended(version=int(reply[1]), hash=text(reply[2]), replayed=True, response=response)
-    if status == "mismatch":
-        raise IdempotencyMismatch(int(reply[1]))
-    if status == "inflight":
-        raise IdempotencyInFlight(int(reply[1]))
-    if status == "conflict":
-        raise VersionConflict(int(reply[1]))
-    raise RuntimeError(f"unexpected append script status {status!r}")
+        response = text(said[2]) if len(said) > 2 and said[2] is not None else None
+        version, digest = int(said[0]), text(said[1])
+        return Appended(version=version, hash=digest, replayed=True, response=response, spent=spent)
+    error: CountedRefusal
+    if status == "limited" and spent is not None:
+        error = RateLimited(spent)
+    elif status == "mismatch":
+        error = IdempotencyMismatch(int(said[0]))
+    elif status == "inflight":
+        error = IdempotencyInFlight(int(said[0]))
+    elif status == "conflict":
+        error = VersionConflict(int(said[0]))
+    else:
+        raise RuntimeError(f"unexpected append script status {status!r}")
+    error.spent = spent
+    raise error
 
 
 class RedisIdempotency:

@@ -10,20 +10,29 @@ from eventstore.redis_derived import RedisDerived
 from eventstore.redis_idem import RedisIdempotency
 from eventstore.redis_import import RedisImport
 from eventstore.redis_log import RedisLog
+from eventstore.redis_rate import RedisBudgets
 from eventstore.redis_schedule import RedisSchedule, ttl_ms
 from eventstore.redis_tokens import RedisTokens
 from eventstore.redis_webhooks import RedisWebhooks
 
 
 class RedisEventStore(
-    RedisLog, RedisImport, RedisIdempotency, RedisDerived, RedisSchedule, RedisTokens, RedisWebhooks
+    RedisLog,
+    RedisImport,
+    RedisIdempotency,
+    RedisBudgets,
+    RedisDerived,
+    RedisSchedule,
+    RedisTokens,
+    RedisWebhooks,
 ):
-    """One client, seven concerns: each base owns its keys and scripts (see its module)."""
+    """One client, eight concerns: each base owns its keys and scripts (see its module)."""
 
     def __init__(self, client: RedisClient, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         RedisLog.__init__(self, client, scheduled_ttl_ms=ttl_ms(scheduled_ttl_s))
         RedisImport.__init__(self, client)
         RedisIdempotency.__init__(self, client)
+        RedisBudgets.__init__(self, client)
         RedisDerived.__init__(self, client)
         RedisSchedule.__init__(self, client, scheduled_ttl_s=scheduled_ttl_s)
         RedisTokens.__init__(self, client)

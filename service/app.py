@@ -10,7 +10,7 @@ from flask import Blueprint, Flask
 
 from eventstore.config import connect
 from eventstore.protocol import EventStore
-from service import auth, cors, limits, logs, problems
+from service import auth, budgets, cors, limits, logs, problems
 from service.api import SiegeApi
 from service.battle_cache import BattleCache
 from service.bodies import CappedRequest
@@ -68,6 +68,7 @@ def create_app(
     app.register_blueprint(assets)
     app.register_blueprint(document)
     cors.install(app, config)  # once every route is there: its preflight lists their methods
+    budgets.install(app, config)  # a battle token's budget, counted in its battle's keys
     limits.install(app, config, health.blp, assets, document, cast(Blueprint, app.blueprints[API_DOCS]))
     return app
 

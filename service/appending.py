@@ -6,9 +6,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from eventstore.protocol import AppendContention, Appended, Head, NewEntry, TokenRefused, VersionConflict
+from eventstore.protocol import (
+    AppendContention,
+    Appended,
+    Budget,
+    Head,
+    NewEntry,
+    TokenRefused,
+    VersionConflict,
+)
 from schemas.commands import LoadedCommand
-from service import auth, idempotency
+from service import auth
 from service.auth import Principal
 from service.clock import utc_now
 from service.deps import Services
@@ -31,7 +39,9 @@ class Append:
     principal: Principal
     idempotency_key: str | None
     fingerprint: str | None
+    lease_s: float  # how long the key counts as in flight (0: the append decides the answer)
     if_match: str | None  # the header as sent, read with the key by the endpoint: appending reads no request
+    budget: Budget | None  # the token's rate budget, counted by the append itself
 
 
 def append(deps: Services, job: Append) -> Appended:
@@ -78,8 +88,9 @@ def _append(deps: Services, job: Append, expected: int | None) -> Appended:
             fingerprint=job.fingerprint,
             mark_pending=True,
             retain_s=deps.config.idempotency_ttl_s,
-            lease_s=idempotency.lease_s(deps),
+            lease_s=job.lease_s,
             token_digest=job.principal.digest,
+            budget=job.budget,
         )
     except TokenRefused:
         if job.principal.digest is not None:

@@ -1,13 +1,14 @@
-"""Idempotency-Key on commands (IETF httpapi-idempotency-key draft): the first response is kept and replayed.
+"""Idempotency-Key on commands (IETF httpapi-idempotency-key draft): the first response is replayed.
 
-A key lives per battle for `SIEGE_IDEMPOTENCY_TTL_S`; its record holds the body's fingerprint, the version it
-appended and, once answered, the response (status, headers, body). While the first request is still being
-answered (at most the longest `Prefer: wait` and a margin) the same key is a 409."""
+A key lives per battle for `SIEGE_IDEMPOTENCY_TTL_S`. Its record keeps what a replay needs and no more
+(eventstore/lua/append.lua): a 128-bit fingerprint of the body and the version it appended; the replayed
+202 is that entry's version and hash. A `Prefer: wait` request may answer the outcome instead, so until it
+has answered (at most the longest wait and a margin) the same key is a 409, and then it records its short
+answer: `202`, or `200 <wait> <language>`, from which the replay summarizes the stored outcome again."""
 
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 from typing import Any
 
@@ -16,14 +17,16 @@ from redis.exceptions import RedisError
 
 from eventstore.canonical import canonical_json
 from eventstore.protocol import Appended
+from service import answers
+from service.appending import Append
 from service.deps import Services
-from service.httpio import JSON_MIMETYPE, json_response
 from service.problems import validation_problem
 
 HEADER = "Idempotency-Key"
 MAX_KEY = 255
 LEASE_MARGIN_S = 10.0  # beyond the longest wait: appending and answering take a moment too
-KEPT_HEADERS = ("Location", "Preference-Applied", "Content-Language", "Vary")  # a replay is the original
+FINGERPRINT_HEX = 32  # 128 bits of SHA-256: only a client's two bodies under one key are ever compared
+ACCEPTED, WAITED = "202", "200"
 log = logging.getLogger(__name__)
 
 
@@ -37,27 +40,35 @@ def key() -> str | None:
 
 def fingerprint(body: Any) -> str:
     """The same command sent twice has one fingerprint however its JSON was spaced or ordered."""
-    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+    return hashlib.sha256(canonical_json(body).encode()).hexdigest()[:FINGERPRINT_HEX]
 
 
 def lease_s(deps: Services) -> float:
     return deps.config.max_wait_s + LEASE_MARGIN_S
 
 
-def remember(deps: Services, battle_id: str, idem_key: str, version: int, response: Response) -> None:
-    """Keep the answer for replays; a failure only means a replay answers 202 instead (the entry is safe)."""
-    kept = {name: response.headers[name] for name in KEPT_HEADERS if name in response.headers}
-    record = {"status": response.status_code, "headers": kept, "body": response.get_data(as_text=True)}
+def waited(wait_s: float, lang: str) -> str:
+    """The short answer of a met `Prefer: wait`: the outcome, summarized in `lang`."""
+    return f"{WAITED} {wait_s:g} {lang}"
+
+
+def remember(deps: Services, battle_id: str, idem_key: str, version: int, answer: str) -> None:
+    """Keep the short answer for replays; a failure only means a replay answers 202 (the entry is safe)."""
     try:
-        deps.store.record_response(battle_id, idem_key, version, json.dumps(record))
+        deps.store.record_response(battle_id, idem_key, version, answer)
     except (RedisError, OSError) as error:
-        log.warning("could not record the response for %s v%d: %s", battle_id, version, error)
+        log.warning("could not record the answer for %s v%d: %s", battle_id, version, error)
 
 
-def replay(battle_id: str, appended: Appended) -> Response:
-    """The original response, or the 202 it would have been when its request never recorded one."""
-    if appended.response is None:
-        accepted = {"version": appended.version, "hash": appended.hash, "status": "accepted"}
-        return json_response(accepted, 202, {"Location": f"/battles/{battle_id}/events/{appended.version}"})
-    record = json.loads(appended.response)
-    return Response(record["body"], record["status"], record["headers"], mimetype=JSON_MIMETYPE)
+def replay(deps: Services, job: Append, appended: Appended) -> Response:
+    """The original response: the outcome it answered, summarized again in its language from the stored
+    outcome and the same body (same fingerprint), or the 202 of the entry's version and hash."""
+    status, _, said = (appended.response or ACCEPTED).partition(" ")
+    if status == WAITED:
+        wait, _, lang = said.partition(" ")
+        stored = deps.store.wait_outcome(job.battle_id, appended.version, float(wait))
+        if stored is not None:
+            return answers.outcome(
+                job.ruleset, job.battle_id, appended.version, stored, job.command.data, lang, float(wait)
+            )
+    return answers.accepted(job.battle_id, appended.version, appended.hash)

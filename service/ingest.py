@@ -1,21 +1,20 @@
 """Appending one command: check its shape and who may send it, append it, schedule the fold, optionally
-await its outcome; a keyed command keeps its response for replays."""
+await its outcome; a keyed command keeps what it answered for replays."""
 
 from __future__ import annotations
 
-import json
 import logging
 
 from flask import Response, request
 from redis.exceptions import RedisError
 
-from eventstore.protocol import Appended
+from eventstore.protocol import Appended, CountedRefusal
 from schemas.commands import load_command
-from service import auth, idempotency
+from service import answers, auth, budgets, idempotency
 from service.appending import Append, append
 from service.deps import Services
-from service.httpio import json_response, prefer_wait, read_json
-from service.messages import language, localized, summarized
+from service.httpio import prefer_wait, read_json
+from service.messages import language
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +23,7 @@ def submit(deps: Services, battle_id: str) -> Response:
     ruleset = deps.battles.ruleset_of(battle_id)
     body = read_json()
     key = idempotency.key()
+    wait_s = prefer_wait(deps.config.max_wait_s)
     job = Append(
         battle_id=battle_id,
         ruleset=ruleset,
@@ -31,23 +31,30 @@ def submit(deps: Services, battle_id: str) -> Response:
         principal=auth.current(),
         idempotency_key=key,
         fingerprint=idempotency.fingerprint(body) if key else None,
+        # without a wait the answer is the 202 the append itself decides: nothing is in flight after it
+        lease_s=idempotency.lease_s(deps) if key and wait_s is not None else 0.0,
         if_match=request.headers.get("If-Match"),
+        budget=budgets.budget(),
     )
-    appended = append(deps, job)
+    try:
+        appended = append(deps, job)
+    except CountedRefusal as refused:
+        budgets.note(refused.spent)
+        raise
+    budgets.note(appended.spent)
     if appended.replayed:
-        return idempotency.replay(battle_id, appended)
+        return idempotency.replay(deps, job, appended)
     if appended.enqueue:
         deps.scheduler.enqueue()
-    response = _answer(deps, job, appended)
-    if key:
-        idempotency.remember(deps, battle_id, key, appended.version, response)
+    response, answer = _answer(deps, job, appended, wait_s)
+    if key and wait_s is not None:
+        idempotency.remember(deps, battle_id, key, appended.version, answer)
     return response
 
 
-def _answer(deps: Services, job: Append, appended: Appended) -> Response:
+def _answer(deps: Services, job: Append, appended: Appended, wait_s: float | None) -> tuple[Response, str]:
+    """The response, and the short answer a replay rebuilds it from (service/idempotency.py)."""
     battle_id = job.battle_id
-    location = f"/battles/{battle_id}/events/{appended.version}"
-    wait_s = prefer_wait(deps.config.max_wait_s)
     # a preference, not an order (RFC 7240): past SIEGE_MAX_WAITERS waits the answer is the 202 at once
     if wait_s is not None and deps.waiters.acquire(blocking=False):
         try:
@@ -56,11 +63,11 @@ def _answer(deps: Services, job: Append, appended: Appended) -> Response:
             deps.waiters.release()
         if outcome is not None:
             lang = language()
-            told = summarized(job.ruleset, json.loads(outcome), job.command.data, lang)
-            headers = {"Location": location, "Preference-Applied": f"wait={wait_s:g}"}
-            return localized(json_response(told, 200, headers), lang)
-    accepted = {"version": appended.version, "hash": appended.hash, "status": "accepted"}
-    return json_response(accepted, 202, {"Location": location})
+            answered = answers.outcome(
+                job.ruleset, battle_id, appended.version, outcome, job.command.data, lang, wait_s
+            )
+            return answered, idempotency.waited(wait_s, lang)
+    return answers.accepted(battle_id, appended.version, appended.hash), idempotency.ACCEPTED
 
 
 def _await_outcome(deps: Services, battle_id: str, version: int, wait_s: float) -> str | None:

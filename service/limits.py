@@ -1,6 +1,7 @@
-"""Per-token rate limits (flask-limiter, counters in Redis): one budget per token across every endpoint,
+"""Per-caller rate limits (flask-limiter, counters in Redis): one budget per caller across every endpoint,
 advertised on every answer it applies to with the IETF draft's `RateLimit-Policy` and `RateLimit` fields
-(draft-ietf-httpapi-ratelimit-headers-09)."""
+(draft-ietf-httpapi-ratelimit-headers-09). A battle token's budget is counted with its battle instead
+(service/budgets.py); flask-limiter counts the service key's and anonymous callers'."""
 
 from __future__ import annotations
 
@@ -10,19 +11,27 @@ import time
 from flask import Blueprint, Flask, Response, request
 from flask_limiter import Limiter, RequestLimit
 
-from service import auth
+from service import auth, budgets
 from service.config import ServiceConfig
 from service.problems import Problem
 
 STRATEGY = "fixed-window"  # one counter per window and caller: one round trip, nothing to prune
 COUNTER_TIMEOUT_S = 1  # a counter is one round trip: an unreachable Redis must not hold the request
-POLICY_HEADER, STATE_HEADER = "RateLimit-Policy", "RateLimit"
-POLICY = "per-token"  # the one policy: each token (or caller address, or the service key) its own budget
+POLICY_HEADER, STATE_HEADER, POLICY = budgets.POLICY_HEADER, budgets.STATE_HEADER, budgets.POLICY
+
+
+class CallerLimiter(Limiter):
+    """flask-limiter for the callers whose budget is not counted with a battle: a battle token's request
+    leaves it at once, before it works out which limits, scopes and exemptions apply (~5 % of a command)."""
+
+    def _check_request_limit(self, callable_name: str | None = None, in_middleware: bool = True) -> None:
+        if not budgets.counted_here():
+            super()._check_request_limit(callable_name, in_middleware)
 
 
 def install(app: Flask, config: ServiceConfig, *exempt: Blueprint) -> Limiter:
     """Call after `auth.install`: the budget is the authenticated token's, or the caller address's."""
-    limiter = Limiter(
+    limiter = CallerLimiter(
         key_func=_budget,
         app=app,
         application_limits=[config.rate_limit] if config.rate_limited else [],

@@ -8,6 +8,9 @@ from redis.commands.core import Script
 
 from eventstore.config import RedisClient
 
+# scripts that start with the functions of others (Lua scripts cannot import): name → what they start with
+PRELUDES = {"append": ("rate",), "spend": ("rate",)}
+
 
 def source(name: str) -> str:
     """The text of `<name>.lua` beside this module."""
@@ -16,4 +19,5 @@ def source(name: str) -> str:
 
 def register(client: RedisClient, name: str) -> Script:
     """What `client.register_script` does, for a plain client and a cluster client alike."""
-    return Script(client, source(name))
+    text = "\n".join(source(part) for part in (*PRELUDES.get(name, ()), name))
+    return Script(client, text)

@@ -4,6 +4,8 @@ still being answered is a 409; keys belong to one battle and last SIEGE_IDEMPOTE
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -13,6 +15,7 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from eventstore.canonical import canonical_json
 from eventstore.protocol import EventStore, NewEntry
 from service.idempotency import fingerprint
 from tests.api.helpers import CSM, WALL, assert_problem, create_battle, fold, head_version, send
@@ -50,6 +53,17 @@ def test_a_repeat_answers_the_original_outcome_of_a_wait(
 
     assert first.status_code == 200 and first.get_json()["status"] == "applied"
     same_answer(first, again)
+
+
+def test_a_keyed_record_keeps_the_fingerprint_and_version_only(
+    client: FlaskClient, redis_client: Any
+) -> None:
+    battle_id = create_battle(client)
+    send(client, battle_id, WALL, headers=KEY)  # no wait: the 202 is decided by the append, nothing in flight
+
+    record = redis_client.hget(f"siege:{{{battle_id}}}:idem", KEY["Idempotency-Key"])
+
+    assert record == f"{fingerprint(WALL)} 2".encode()  # the replayed 202 is read back from the log entry
 
 
 def test_the_same_command_spelled_differently_is_the_same_body(client: FlaskClient) -> None:
@@ -202,3 +216,18 @@ def _bounded() -> Iterator[int]:
         n += 1
         time.sleep(0.01)
     raise AssertionError("gave up waiting")
+
+
+def test_a_record_of_the_earlier_layout_still_replays_its_entry(
+    client: FlaskClient, redis_client: Any
+) -> None:
+    battle_id = create_battle(client)
+    first = send(client, battle_id, WALL, headers=KEY)
+    earlier = {"f": hashlib.sha256(canonical_json(WALL).encode()).hexdigest(), "v": 2, "h": "x", "x": 0}
+    redis_client.hset(f"siege:{{{battle_id}}}:idem", KEY["Idempotency-Key"], json.dumps(earlier))
+
+    again = send(client, battle_id, WALL, headers=KEY)
+
+    same_answer(first, again)
+    assert_problem(send(client, battle_id, CSM, headers=KEY), 422, "idempotency-key-reused")
+    assert head_version(client, battle_id) == 2

@@ -13,7 +13,7 @@ from flask import Flask
 
 from eventstore.protocol import EventStore
 from service.app import create_app
-from tests.api.helpers import assert_problem, bearer, mint
+from tests.api.helpers import WALL, assert_problem, bearer, mint
 from tests.fixtures.app import GmClient, config_for
 
 BUDGET = 3
@@ -36,7 +36,7 @@ def test_a_token_past_its_budget_gets_a_429_with_retry_after(tight: GmClient, re
     problem = assert_problem(refused, 429, "rate-limited")
     assert 1 <= int(refused.headers["Retry-After"]) <= 61  # the rest of the minute, rounded up
     assert "3 per 1 minute" in problem["detail"]
-    assert any(b"siege-limits" in key for key in redis_client.keys("*"))  # counted in Redis
+    assert redis_client.keys(f"siege:{{{battle_id}}}:rate:*")  # counted in Redis, beside the battle
 
 
 def test_every_token_has_its_own_budget(tight: GmClient) -> None:
@@ -97,3 +97,45 @@ def test_answers_outside_the_budget_carry_no_ratelimit_fields(tight: GmClient) -
     for path in ("/healthz", "/openapi.json", "/docs"):
         answer = tight.get(path)
         assert "RateLimit" not in answer.headers and "RateLimit-Policy" not in answer.headers, path
+
+
+KEY = {"Idempotency-Key": "past-the-budget"}
+
+
+def test_a_command_past_its_budget_is_a_429_that_appends_nothing(
+    tight: GmClient, redis_store: EventStore
+) -> None:
+    battle_id = tight.post("/battles", json={"ruleset": "epic"}).get_json()["id"]
+    sent = [
+        tight.post(f"/battles/{battle_id}/commands", json={"type": "advance_phase"}) for _ in range(BUDGET)
+    ]
+    assert [a.status_code for a in sent] == [202] * BUDGET
+    left = [re.fullmatch(r'"per-token";r=(\d+);t=(\d+)', a.headers["RateLimit"]) for a in sent]
+    assert [int(m.group(1)) for m in left if m] == [
+        BUDGET - 1,
+        BUDGET - 2,
+        BUDGET - 3,
+    ]  # from the append's reply
+    assert all(a.headers["RateLimit-Policy"] == f'"per-token";q={BUDGET};w=60' for a in sent)
+
+    refused = tight.post(f"/battles/{battle_id}/commands", json={"type": "advance_phase"}, headers=KEY)
+
+    problem = assert_problem(refused, 429, "rate-limited")
+    assert 1 <= int(refused.headers["Retry-After"]) <= 61
+    assert "3 per 1 minute" in problem["detail"]
+    assert refused.headers["RateLimit"].startswith('"per-token";r=0;')
+    assert redis_store.head(battle_id).version == 1 + BUDGET
+    again = tight.post(f"/battles/{battle_id}/commands", json=WALL, headers=KEY)  # another body, same key:
+    assert again.status_code == 429  # still the budget, not a 422: the refused request kept no record
+
+
+def test_a_command_refused_before_its_append_still_counts(tight: GmClient) -> None:
+    battle_id = tight.post("/battles", json={"ruleset": "epic"}).get_json()["id"]
+    for _ in range(BUDGET):
+        invalid = tight.post(f"/battles/{battle_id}/commands", json={"type": "advance_phase", "x": 1})
+        assert_problem(invalid, 422, "validation")
+        assert "RateLimit" in invalid.headers
+
+    assert_problem(
+        tight.post(f"/battles/{battle_id}/commands", json={"type": "advance_phase"}), 429, "rate-limited"
+    )

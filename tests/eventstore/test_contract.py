@@ -15,15 +15,18 @@ from eventstore.protocol import (
     GENESIS_HASH,
     BattleExists,
     BrokenHistory,
+    Budget,
     EventStore,
     Head,
     IdempotencyInFlight,
     IdempotencyMismatch,
     Projection,
+    RateLimited,
     StoredEntry,
     TokenRecord,
     UnknownBattle,
     VersionConflict,
+    Window,
 )
 from tests.eventstore.helpers import SEED, battle, command, created
 
@@ -556,3 +559,40 @@ def test_a_revoked_token_stays_listed_as_revoked(store: EventStore) -> None:
     assert store.token("b1", "e" * 64) == token("e" * 64, "tok-2")
     assert store.revoke_token("b1", "tok-9") is None
     assert store.revoke_token("nope", "tok-1") is None
+
+
+BUDGET = Budget(owner="token:t1", windows=(Window(amount=2, seconds=60), Window(amount=5, seconds=3600)))
+
+
+def test_an_append_counts_against_its_budget_and_past_it_appends_nothing(store: EventStore) -> None:
+    battle(store)
+    first = store.append("b1", command(), budget=BUDGET)
+    second = store.append("b1", command(key="k"), fingerprint="f", budget=BUDGET)
+
+    assert first.spent is not None and second.spent is not None
+    assert (first.spent.window, first.spent.left) == (Window(amount=2, seconds=60), 1)  # the tightest window
+    assert second.spent.left == 0 and 0 < second.spent.reset_s <= 60
+    with pytest.raises(RateLimited) as limited:
+        store.append("b1", command(key="k"), fingerprint="f", budget=BUDGET)  # counted before the key
+    assert limited.value.spent is not None and limited.value.spent.breached
+    assert store.head("b1").version == 3
+
+
+def test_spend_counts_the_same_budget_as_appends(store: EventStore) -> None:
+    battle(store)
+    store.append("b1", command(), budget=BUDGET)
+
+    spent = store.spend("b1", BUDGET)
+
+    assert spent.left == 0 and not spent.breached
+    assert store.spend("b1", BUDGET).breached
+    other = dataclasses.replace(BUDGET, owner="token:t2")
+    assert store.spend("b1", other).left == 1  # each owner its own counters
+    assert store.head("b1").version == 1 + 1
+
+
+def test_a_refusal_after_counting_says_what_was_spent(store: EventStore) -> None:
+    battle(store)
+    with pytest.raises(VersionConflict) as conflict:
+        store.append("b1", command(), expected_version=7, budget=BUDGET)
+    assert conflict.value.spent is not None and conflict.value.spent.left == 1

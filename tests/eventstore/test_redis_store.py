@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -14,8 +15,8 @@ from redis.cluster import RedisCluster
 
 from eventstore import keys
 from eventstore.chain import verify_chain
-from eventstore.config import RedisClient
-from eventstore.protocol import Projection, TokenRecord
+from eventstore.config import RedisClient, connect
+from eventstore.protocol import Budget, Projection, TokenRecord, Window
 from eventstore.redis_store import RedisEventStore
 from tests.eventstore.helpers import SEED, battle, command, created
 
@@ -56,6 +57,7 @@ def test_the_log_is_a_stream_with_one_entry_id_per_version(redis_store: RedisEve
 def test_a_warm_append_that_schedules_is_one_round_trip(counting: CountingRedis) -> None:
     store = RedisEventStore(counting)
     battle(store)
+    store.append("b1", command())  # warm: the script is loaded and the head known, whatever ran before
     counting.sent.clear()
     assert store.append("b1", command(), mark_pending=True).enqueue
     assert counting.sent == ["EVALSHA"]
@@ -75,6 +77,43 @@ def test_a_recreated_battle_is_not_confused_with_its_cached_head(redis_store: Re
     redis_store.client.flushdb()
     battle(redis_store)
     assert redis_store.append("b1", command()).version == 2
+
+
+def test_a_keyed_budgeted_append_is_still_one_round_trip(counting: CountingRedis) -> None:
+    store = RedisEventStore(counting)
+    battle(store)
+    budget = Budget(owner="token:t1", windows=(Window(amount=100, seconds=60),))
+    store.append("b1", command())  # warm: the script is loaded and the head known, whatever ran before
+    counting.sent.clear()
+
+    appended = store.append("b1", command(key="k"), fingerprint="f", mark_pending=True, budget=budget)
+
+    assert appended.spent is not None and appended.spent.left == 99
+    assert counting.sent == ["EVALSHA"]  # count, key record, entry, pending mark: one script
+
+
+def test_two_processes_hammering_one_battle_never_give_up(redis_url: str, redis_client: Any) -> None:
+    """Two stores, as two API processes: their own head caches and turns, eight threads each."""
+    stores = [RedisEventStore(connect(redis_url, max_connections=16)) for _ in range(2)]
+    battle(stores[0])
+    failures: list[BaseException] = []
+
+    def hammer(store: RedisEventStore) -> None:
+        try:
+            for _ in range(40):
+                store.append("b1", command())
+        except BaseException as error:  # every failure is the finding
+            failures.append(error)
+
+    threads = [threading.Thread(target=hammer, args=(stores[n % 2],)) for n in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+
+    assert failures == []
+    assert stores[1].head("b1").version == 1 + 16 * 40
+    assert verify_chain(stores[1].iter_entries("b1")).ok
 
 
 def test_iter_entries_reads_one_batch_per_xrange(counting: CountingRedis) -> None:

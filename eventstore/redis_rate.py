@@ -1,0 +1,39 @@
+"""Rate budgets counted in a battle's own keys (eventstore/lua/rate.lua), in the append script or alone."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from eventstore import keys, lua
+from eventstore.config import RedisClient
+from eventstore.protocol import Budget, Spent
+
+
+class RedisBudgets:
+    def __init__(self, client: RedisClient) -> None:
+        self._spend_script = lua.register(client, "spend")
+
+    def spend(self, battle_id: str, budget: Budget) -> Spent:
+        reply = self._spend_script(keys=counters(battle_id, budget), args=windows(budget))
+        spent = spent_of(budget, reply)
+        assert spent is not None, "a budget has at least one window"
+        return spent
+
+
+def counters(battle_id: str, budget: Budget | None) -> list[str]:
+    return [keys.rate(battle_id, budget.owner, w.seconds) for w in budget.windows] if budget else []
+
+
+def windows(budget: Budget | None) -> list[int]:
+    """The script's arguments for `budget`: how many windows, then (amount, ms) for each."""
+    found = budget.windows if budget else ()
+    return [len(found), *(n for w in found for n in (w.amount, w.seconds * 1000))]
+
+
+def spent_of(budget: Budget | None, reply: Sequence[Any]) -> Spent | None:
+    """A script's (window index from 1, left, reset ms) as a Spent; None when nothing was counted."""
+    index, left, reset_ms = (int(n) for n in reply[:3])
+    if budget is None or index == 0:
+        return None
+    return Spent(window=budget.windows[index - 1], left=left, reset_s=reset_ms / 1000)
