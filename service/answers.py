@@ -8,7 +8,7 @@ from flask import Response
 
 from service.httpio import json_response
 from service.messages import localized, summarized
-from service.messages.lines import Data
+from summaries.lines import Data
 
 
 def accepted(battle_id: str, version: int, digest: str) -> Response:
