@@ -2,7 +2,8 @@
 
 On one Redis node it is one XREAD BLOCK over every stream. A Redis Cluster refuses a multi-key command
 across slots and every battle is a slot of its own ({B}), so there the streams are read grouped by slot in
-one pipeline (a round trip per node), again every POLL_S while nothing comes: per process, never per client."""
+one pipeline (a round trip per node), again every POLL_S while nothing comes: per process, never per
+client."""
 
 from __future__ import annotations
 

@@ -17,7 +17,14 @@ from eventstore.redis_tokens import RedisTokens
 
 
 class RedisEventStore(
-    RedisLog, RedisImport, RedisIdempotency, RedisDerived, RedisFollow, RedisSchedule, RedisTokens, RedisTickets
+    RedisLog,
+    RedisImport,
+    RedisIdempotency,
+    RedisDerived,
+    RedisFollow,
+    RedisSchedule,
+    RedisTokens,
+    RedisTickets,
 ):
     """One client, eight concerns: each base owns its keys and scripts (see its module)."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from marshmallow import EXCLUDE, Schema, fields, validate
 
 from schemas.base import StrictSchema
 from schemas.views import ViewSchema
@@ -22,6 +22,24 @@ class StreamQuerySchema(StrictSchema):
     ticket = fields.String(
         validate=validate.Length(min=1, max=256),
         metadata={"description": "a ticket from POST .../stream-tickets, instead of Authorization"},
+    )
+
+
+class StreamHeadersSchema(Schema):
+    class Meta:
+        unknown = EXCLUDE  # every other header
+
+    last_event_id = fields.Integer(
+        data_key="Last-Event-ID",
+        validate=validate.Range(min=0),
+        metadata={
+            "description": "resume after this version (what an EventSource sends when it reconnects by "
+            "itself); wins over `after`"
+        },
+    )
+    accept_language = fields.String(
+        data_key="Accept-Language",
+        metadata={"description": "the summaries' language when `lang` is not given (en, fr; default en)"},
     )
 
 

@@ -3,7 +3,8 @@
 Each outcome is one event (`id: <version>`, `event: outcome`, `data:` the outcome exactly as
 `GET .../events/{v}` serves it, its summary in the stream's language), in version order: first those
 already folded after the start (read from the store), then those the process's hub hands over live. A
-comment line keeps an idle stream open; after the outcome of an applied `conclude` an `end` event closes it."""
+comment line keeps an idle stream open; after the outcome of an applied `conclude`, an `end` event closes
+it."""
 
 from __future__ import annotations
 
@@ -11,13 +12,13 @@ import json
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
-from flask import Response, request
+from flask import Response
 
 from eventstore.protocol import EventStore
 from service.deps import Services
 from service.hub import Delivered, Hub, StreamsFull, Subscription, delivered
 from service.messages import localized, summarized
-from service.problems import Problem, validation_problem
+from service.problems import Problem
 
 EVENT_STREAM = "text/event-stream"
 RETRY_MS = 2000  # the reconnection delay an EventSource is told to use
@@ -34,18 +35,6 @@ class Opened:
     language: str
     after: int  # outcomes after this version are sent
     heartbeat_s: float
-
-
-def resume_point(after: int | None) -> int | None:
-    """`Last-Event-ID` (what an EventSource sends when it reconnects by itself) wins over `?after`."""
-    header = request.headers.get("Last-Event-ID")
-    if header is None or not header.strip():
-        return after
-    if not header.strip().isdigit():
-        raise validation_problem(
-            {"Last-Event-ID": ["Must be a version: a non-negative integer."]}, "The stream was not opened."
-        )
-    return int(header.strip())
 
 
 def open_stream(deps: Services, battle_id: str, after: int | None, language: str) -> Response:

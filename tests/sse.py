@@ -23,11 +23,11 @@ class Event:
         return json.loads(self.data)
 
 
-def lines_of(chunks: Iterable[bytes]) -> Iterator[str]:
+def lines_of(chunks: Iterable[bytes] | Iterable[str]) -> Iterator[str]:
     """Lines of a body that arrives in chunks that may split a line."""
     pending = ""
     for chunk in chunks:
-        pending += chunk.decode("utf-8")
+        pending += chunk.decode("utf-8") if isinstance(chunk, bytes) else chunk
         *complete, pending = pending.split("\n")
         yield from complete
     if pending:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from flask import Response
-from marshmallow import RAISE
+from marshmallow import EXCLUDE, RAISE
 
-from schemas.streams import StreamQuerySchema, StreamTicketSchema
+from schemas.streams import StreamHeadersSchema, StreamQuerySchema, StreamTicketSchema
 from service import auth
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.httpio import json_response
 from service.messages import language
-from service.streaming import EVENT_STREAM, RETRY_MS, open_stream, resume_point
+from service.streaming import EVENT_STREAM, RETRY_MS, open_stream
 from service.tickets import mint_ticket
 
 blp = Blueprint("stream", __name__, url_prefix="/battles", description="Live outcomes: an SSE stream.")
@@ -22,37 +22,25 @@ FORMAT = (
     '"concluded"}`, and the stream closes.'
 )
 STREAM_CONTENT = {EVENT_STREAM: {"schema": {"type": "string", "description": FORMAT}}}
-HEADERS = [
-    {
-        "in": "header",
-        "name": "Last-Event-ID",
-        "schema": {"type": "integer", "minimum": 0},
-        "description": "resume after this version (what an EventSource sends when it reconnects); "
-        "wins over `after`",
-    },
-    {
-        "in": "header",
-        "name": "Accept-Language",
-        "schema": {"type": "string", "example": "fr"},
-        "description": "the summaries' language when `lang` is not given (en, fr; default en)",
-    },
-]
 
 
 @blp.route("/<battle_id>/stream", methods=["GET"])
 @blp.access("stream")
 @blp.arguments(StreamQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
-@blp.doc(
-    parameters=HEADERS,
-    responses={200: {"description": "the stream (text/event-stream)", "content": STREAM_CONTENT}},
-)
+@blp.arguments(StreamHeadersSchema, location="headers", as_kwargs=True, unknown=EXCLUDE)
+@blp.doc(responses={200: {"description": "the stream (text/event-stream)", "content": STREAM_CONTENT}})
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def open_battle_stream(
-    battle_id: str, after: int | None = None, lang: str | None = None, ticket: str | None = None
+    battle_id: str,
+    after: int | None = None,
+    lang: str | None = None,
+    last_event_id: int | None = None,
+    **_documented: str,  # the ticket (read by service/auth.py) and Accept-Language
 ) -> Response:
     """Follow the battle's outcomes live (Server-Sent Events)"""
-    return open_stream(services(), battle_id, resume_point(after), lang or language())
+    start = last_event_id if last_event_id is not None else after  # what a reconnecting EventSource sends
+    return open_stream(services(), battle_id, start, lang or language())
 
 
 @blp.route("/<battle_id>/stream-tickets", methods=["POST"])

@@ -92,7 +92,9 @@ def test_without_a_resume_point_the_stream_starts_after_the_projected_head(
     assert first.id == "5" and first.json() == outcome(client, battle_id, 5)
 
 
-def test_live_outcomes_follow_the_folded_ones_in_order(client: GmClient, redis_store: RedisEventStore) -> None:
+def test_live_outcomes_follow_the_folded_ones_in_order(
+    client: GmClient, redis_store: RedisEventStore
+) -> None:
     battle_id = battle_with(client, redis_store, commands=2)
 
     with stream(client, battle_id, "?after=1") as events:
@@ -140,7 +142,8 @@ def test_an_idle_stream_sends_heartbeats(client: GmClient, redis_store: RedisEve
 
 
 @pytest.mark.parametrize(
-    ("query", "headers"), [("?lang=fr", {}), ("", {"Accept-Language": "fr"}), ("?lang=fr", {"Accept-Language": "en"})]
+    ("query", "headers"),
+    [("?lang=fr", {}), ("", {"Accept-Language": "fr"}), ("?lang=fr", {"Accept-Language": "en"})],
 )
 def test_summaries_are_told_in_the_language_asked(
     client: GmClient, redis_store: RedisEventStore, query: str, headers: dict[str, str]
@@ -283,7 +286,9 @@ def test_a_ticket_of_a_revoked_token_opens_nothing(client: GmClient, redis_store
     assert_problem(tokenless(client, f"/battles/{battle_id}/stream?ticket={ticket}"), 401, "unauthorized")
 
 
-def test_a_stream_or_a_ticket_needs_a_token_of_the_battle(client: GmClient, redis_store: RedisEventStore) -> None:
+def test_a_stream_or_a_ticket_needs_a_token_of_the_battle(
+    client: GmClient, redis_store: RedisEventStore
+) -> None:
     battle_id = battle_with(client, redis_store, commands=0)
 
     assert_problem(tokenless(client, f"/battles/{battle_id}/stream"), 401, "unauthorized")
