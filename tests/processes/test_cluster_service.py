@@ -99,7 +99,7 @@ def _bearer(live: LiveService) -> dict[str, str]:
 
 
 def test_streams_follow_battles_on_every_master(cluster_service: LiveService) -> None:
-    """One reader per API process follows every watched battle, though a cluster refuses a multi-slot XREAD."""
+    """One reader per API process follows every watched battle, though a cluster refuses multi-slot XREAD."""
     live = cluster_service
     store = live.store()
     created = [_created(live) for _ in range(6)]

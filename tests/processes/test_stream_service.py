@@ -19,7 +19,7 @@ HELD = 12  # streams held at once: more than the 8 threads gunicorn had before s
 
 @pytest.fixture(scope="module")
 def stream_service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveService]:
-    """The stack with short heartbeats, so a client that went away is noticed within a fraction of a second."""
+    """The stack with short heartbeats: a client that went away is noticed within a fraction of a second."""
     url = with_db_offset(redis_url, STREAM_DB)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SIEGE_STREAM_HEARTBEAT_S", "0.2")
