@@ -10,7 +10,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench import footprint, measures, previews
+from bench import footprint, measures, previews, streams
 from bench.measures import Row
 from bench.stack import running
 
@@ -63,6 +63,7 @@ def run_all(
     rows.append(measures.catch_up(bench, spread))
     say("Prefer: wait latency at half the max ingest")
     rows.append(measures.wait_latency(bench, spread, max_rate / 2, seconds))
+    rows += streams.measure(bench, spread, seconds)
     hot_id, hot_token = spread[0]
     say(f"fold: {entries} entries on one battle")
     rows.append(measures.fold(bench, hot_id, entries))

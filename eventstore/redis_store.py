@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING
 from eventstore.config import RedisClient
 from eventstore.protocol import SCHEDULED_TTL_S, EventStore
 from eventstore.redis_derived import RedisDerived
+from eventstore.redis_follow import RedisFollow
 from eventstore.redis_idem import RedisIdempotency
 from eventstore.redis_import import RedisImport
 from eventstore.redis_log import RedisLog
 from eventstore.redis_rate import RedisBudgets
 from eventstore.redis_schedule import RedisSchedule, ttl_ms
+from eventstore.redis_tickets import RedisTickets
 from eventstore.redis_tokens import RedisTokens
 from eventstore.redis_webhooks import RedisWebhooks
 
@@ -22,11 +24,13 @@ class RedisEventStore(
     RedisIdempotency,
     RedisBudgets,
     RedisDerived,
+    RedisFollow,
     RedisSchedule,
     RedisTokens,
+    RedisTickets,
     RedisWebhooks,
 ):
-    """One client, eight concerns: each base owns its keys and scripts (see its module)."""
+    """One client, ten concerns: each base owns its keys and scripts (see its module)."""
 
     def __init__(self, client: RedisClient, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         RedisLog.__init__(self, client, scheduled_ttl_ms=ttl_ms(scheduled_ttl_s))
@@ -37,6 +41,8 @@ class RedisEventStore(
         RedisSchedule.__init__(self, client, scheduled_ttl_s=scheduled_ttl_s)
         RedisTokens.__init__(self, client)
         RedisWebhooks.__init__(self, client)
+        RedisFollow.__init__(self, client)
+        RedisTickets.__init__(self, client)
         self.client = client
 
 
