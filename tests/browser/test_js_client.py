@@ -5,10 +5,15 @@ real preflight; a page on a third origin is refused."""
 from __future__ import annotations
 
 import json
+import os
+import secrets
+import signal
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from playwright.sync_api import Page
@@ -16,7 +21,7 @@ from playwright.sync_api import Page
 from eventstore.config import connect
 from tests.browser.sites import Site, static_site
 from tests.fixtures.processes import LiveService, launched, with_db_offset
-from tests.processes.client import call, eventually
+from tests.processes.client import call, create_battle, eventually
 
 pytestmark = [
     pytest.mark.slow,
@@ -29,6 +34,7 @@ DB_OFFSET = 11  # clear of the tests' databases and of the other process tests' 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = {"/": Path(__file__).parent / "js_client" / "index.html", "/siege.js": ROOT / "clients/js/siege.js"}
 WAIT_S = 5
+SEND_WITHIN_S = 60  # a bound on retries while the API's workers restart, not a speed asserted
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,3 +265,152 @@ def _access(line: str) -> dict[str, Any] | None:
     except ValueError:
         return None
     return record.get("http") if isinstance(record, dict) and record.get("logger") == "siege.access" else None
+
+
+@pytest.fixture
+def streaming(api: LiveService) -> None:
+    """Until the stream endpoints land (branch sse), the subscription tests have nothing to talk to."""
+    paths = call("GET", f"{api.base_url}/openapi.json").body["paths"]
+    if "/battles/{battle_id}/stream-tickets" not in paths:
+        pytest.skip("no /battles/{id}/stream-tickets in this service yet")
+
+
+@pytest.mark.usefixtures("streaming")
+def test_subscribe_delivers_every_outcome_once_across_a_dropped_connection(
+    api: LiveService, page: Page, sites: Origins
+) -> None:
+    errors = opened(page, sites.allowed)
+    streams = stream_requests(page)
+    battle_id, gm = created(api)
+    observer = mint(api, battle_id, gm, "observer")
+    subscribe(page, api, battle_id, observer, language="fr")
+    page.wait_for_function("() => window.opens === 1")
+
+    first = [send_once(api, battle_id, gm, wall(n)) for n in range(3)]
+    page.wait_for_function(f"() => window.received.length === {len(first)}")
+    drop_the_api_workers(api)  # gunicorn's master forks new ones; the page's stream is cut mid-way
+    second = [send_once(api, battle_id, gm, wall(n)) for n in range(3, 6)]
+    concluded = send_once(api, battle_id, gm, {"type": "conclude"})
+    page.wait_for_function("() => window.ended !== null", timeout=60_000)
+
+    received = page.evaluate("window.received")
+    sent = [*first, *second, concluded]
+    assert [o["version"] for o in received] == sent  # nothing lost, nothing twice, in version order
+    for outcome in received:  # each exactly as GET .../events/{v} serves it, told in the client's language
+        served = call(
+            "GET", f"{api.base_url}/battles/{battle_id}/events/{outcome['version']}", None, bearer(gm, "fr")
+        )
+        assert outcome == served.body["outcome"]
+    assert page.evaluate("window.ended") == {"version": concluded, "reason": "concluded"}
+    assert page.evaluate("window.opens") >= 2
+    # each connection took a fresh ticket; the first one after the drop resumed after the last outcome seen
+    tickets = [query(url)["ticket"] for url in streams]
+    assert len(tickets) == len(set(tickets)) >= 2
+    assert query(streams[0])["after"] == "1" and query(streams[0])["lang"] == "fr"
+    resumed = [query(url)["after"] for url in streams[1:]]
+    assert resumed[0] == str(first[-1]) and all(int(after) >= first[-1] for after in resumed)
+    assert page.evaluate("window.subscription.lastVersion()") == concluded
+    assert errors == []
+
+
+@pytest.mark.usefixtures("streaming")
+def test_a_used_ticket_is_refused_and_a_concluded_battle_ends_at_once(
+    api: LiveService, page: Page, sites: Origins
+) -> None:
+    errors = opened(page, sites.allowed)
+    streams = stream_requests(page)
+    battle_id, gm = created(api)
+    concluded = send_once(api, battle_id, gm, {"type": "conclude"})
+
+    subscribe(page, api, battle_id, mint(api, battle_id, gm, "observer"))
+    page.wait_for_function("() => window.ended !== null")
+
+    assert page.evaluate("window.ended") == {"version": concluded, "reason": "concluded"}
+    assert page.evaluate("window.received") == []
+    used = query(streams[0])["ticket"]
+    refused = page.evaluate(
+        """async (url) => {
+            const answer = await fetch(url);
+            const type = answer.headers.get("Content-Type");
+            return { status: answer.status, type, body: await answer.json() };
+        }""",
+        f"{api.base_url}/battles/{battle_id}/stream?ticket={used}",
+    )
+    assert refused["status"] == 401 and refused["type"].startswith("application/problem+json")
+    assert refused["body"]["type"] == "https://siege.example/problems/unauthorized"
+    assert len(streams) == 1  # the end event stopped it: no reconnection
+    assert errors == []
+
+
+def stream_requests(page: Page) -> list[str]:
+    """The URLs of the page's stream requests (the EventSource's, each with its ticket), in order."""
+    urls: list[str] = []
+    page.on("request", lambda request: urls.append(request.url) if "/stream?" in request.url else None)
+    return urls
+
+
+def subscribe(page: Page, api: LiveService, battle_id: str, token: str, language: str = "en") -> None:
+    """An observer's subscription in the page: its outcomes, openings, errors and end kept on `window`."""
+    page.evaluate(
+        """({base, id, token, language}) => {
+            const client = new window.siege.SiegeClient({ baseUrl: base, battleId: id, token, language });
+            Object.assign(window, { received: [], opens: 0, ended: null, streamErrors: [] });
+            window.subscription = client.subscribe({
+                onOutcome: (outcome) => window.received.push(outcome),
+                onOpen: () => { window.opens += 1; },
+                onEnd: (end) => { window.ended = end; },
+                onError: (error, { willRetry }) =>
+                    window.streamErrors.push({ willRetry, status: error.status }),
+            });
+        }""",
+        {"base": api.base_url, "id": battle_id, "token": token, "language": language},
+    )
+
+
+def created(api: LiveService) -> tuple[str, str]:
+    """A new epic battle, its creation folded (so a subscription starts after version 1)."""
+    battle_id, gm = create_battle(api)
+    url = f"{api.base_url}/battles/{battle_id}"
+    eventually(
+        lambda: call("GET", url, None, bearer(gm)).body["projected_version"] == 1, 30, "the first fold"
+    )
+    return battle_id, gm
+
+
+def mint(api: LiveService, battle_id: str, gm: str, role: str) -> str:
+    reply = call("POST", f"{api.base_url}/battles/{battle_id}/tokens", {"role": role}, bearer(gm))
+    assert reply.status == 201, reply.body
+    return str(reply.body["token"])
+
+
+def wall(n: int) -> dict[str, Any]:
+    return {"type": "add_fortification", "id": f"W{n}", "kind": "wall"}
+
+
+def send_once(api: LiveService, battle_id: str, gm: str, command: dict[str, Any]) -> int:
+    """Send until answered (the API's workers may be restarting), one Idempotency-Key for every try, so the
+    command is appended once; its version."""
+    headers = {**bearer(gm), "Idempotency-Key": secrets.token_hex(8), "Prefer": f"wait={WAIT_S}"}
+    deadline = time.monotonic() + SEND_WITHIN_S
+    while True:
+        try:
+            reply = call("POST", f"{api.base_url}/battles/{battle_id}/commands", command, headers)
+        except OSError:  # reset or refused while gunicorn forks new workers
+            assert time.monotonic() < deadline, f"no answer to {command} within {SEND_WITHIN_S}s"
+            time.sleep(0.2)
+            continue
+        assert reply.status in (200, 202), reply.body
+        return int(reply.body["version"])
+
+
+def drop_the_api_workers(api: LiveService) -> None:
+    """SIGKILL every gunicorn worker (the master stays and forks new ones): open connections are cut."""
+    master = next(child for child in api.stack.children if child.name == "api").process.pid
+    workers = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    assert workers, "gunicorn has no workers to drop"
+    for pid in workers:
+        os.kill(int(pid), signal.SIGKILL)
+
+
+def query(url: str) -> dict[str, str]:
+    return dict(parse_qsl(urlsplit(url).query))
