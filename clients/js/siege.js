@@ -75,6 +75,32 @@
  */
 
 /**
+ * @typedef {object} BattleSummary
+ * @property {string} id
+ * @property {string | null} name
+ * @property {string} ruleset
+ * @property {string} rules_version
+ * @property {Record<string, unknown>} options
+ * @property {number} version the log head
+ * @property {number} projected_version the last version folded (0 before the first fold)
+ * @property {string} head_hash
+ * @property {string} dice_commitment
+ * @property {string} created_at
+ */
+
+/**
+ * @typedef {object} BattleState
+ * @property {number} version the version this state is just after
+ * @property {string} ruleset
+ * @property {string} rules_version
+ * @property {Record<string, unknown>} options
+ * @property {Record<string, unknown>} game the ruleset's own state
+ * @property {boolean} concluded
+ * @property {number} undoable the version an `undo` would cancel now (0: none)
+ * @property {string} dice_commitment
+ */
+
+/**
  * @typedef {object} TokenMinted
  * @property {string} id names the token for revocation and in `actor`
  * @property {string} token the bearer token, shown this once
@@ -215,7 +241,10 @@ export class SiegeClient {
     });
   }
 
-  /** The battle's summary: ruleset, options, log head (`version`) and `projected_version`. */
+  /**
+   * The battle's summary: ruleset, options, log head (`version`) and `projected_version`.
+   * @returns {Promise<BattleSummary>}
+   */
   async battle() {
     return (await this.#request("GET", "")).body;
   }
@@ -223,6 +252,7 @@ export class SiegeClient {
   /**
    * The projected state, or the state just after version `at`.
    * @param {{at?: number}} [options]
+   * @returns {Promise<BattleState>}
    */
   async state({ at } = {}) {
     return (await this.#request("GET", "/state", { query: { at } })).body;
