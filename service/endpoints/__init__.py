@@ -13,6 +13,7 @@ from service.endpoints import (
     replays,
     rulesets,
     state,
+    stream,
     tokens,
 )
 from service.endpoints.blueprint import Blueprint
@@ -24,6 +25,7 @@ def blueprints() -> list[Blueprint]:
         commands.blp,
         previews.blp,
         events.blp,
+        stream.blp,
         state.blp,
         tokens.blp,
         replays.blp,
