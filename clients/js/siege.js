@@ -371,7 +371,7 @@ export class SiegeClient {
    * @param {number} [handlers.after]
    * @param {(outcome: Outcome) => void} [handlers.onOutcome]
    * @param {(end: EndOfStream) => void} [handlers.onEnd]
-   * @param {(error: unknown, {willRetry}: {willRetry: boolean}) => void} [handlers.onError]
+   * @param {(error: SiegeError | Error, {willRetry}: {willRetry: boolean}) => void} [handlers.onError]
    * @param {() => void} [handlers.onOpen]
    * @returns {Subscription}
    */
@@ -393,7 +393,7 @@ export class SiegeClient {
       source?.close();
       source = null;
     };
-    const retry = (/** @type {unknown} */ error) => {
+    const retry = (/** @type {SiegeError | Error} */ error) => {
       source?.close();
       source = null;
       if (closed) return;
@@ -428,10 +428,11 @@ export class SiegeClient {
         });
         // the browser would reconnect by itself, with a used ticket: close and reconnect with a fresh one
         opened.onerror = (event) => {
-          if (source === opened) retry(event);
+          if (source !== opened) return;
+          retry(new SiegeError(0, null, "the stream was cut or refused", { cause: event }));
         };
       } catch (error) {
-        retry(error);
+        retry(error instanceof Error ? error : new Error(String(error)));
       }
     };
     connect();

@@ -327,7 +327,7 @@ def test_outcomes_folded_while_the_api_was_down_come_first_on_resume(
         first.kill()
         away = [send_once(elsewhere, battle_id, gm, wall(n)) for n in range(1, 4)]
         eventually(lambda: projected(elsewhere, battle_id, gm) == away[-1], 30, "the fold of those sent away")
-        page.wait_for_function("() => window.streamErrors.some((error) => error.status === 0)")
+        page.wait_for_function("() => window.streamErrors.some((error) => error.ticket)")
         api.stack.restart(first)
         eventually(lambda: answers_200(f"{api.base_url}/readyz"), 60, "the page's API back")
     page.wait_for_function(f"() => window.received.length === {1 + len(away)}", timeout=60_000)
@@ -335,8 +335,9 @@ def test_outcomes_folded_while_the_api_was_down_come_first_on_resume(
     page.wait_for_function("() => window.ended !== null")
 
     assert [o["version"] for o in page.evaluate("window.received")] == [before, *away, live]
-    # taking a ticket failed while the API was down (no answer: status 0); the client kept trying
-    assert all(error["willRetry"] for error in page.evaluate("window.streamErrors"))
+    # the stream cut, then taking a ticket failed while the API was down (no answer): the client kept trying
+    failures = page.evaluate("window.streamErrors")
+    assert all(error["willRetry"] and error["status"] == 0 for error in failures)
     assert query(streams[-1])["after"] == str(before)  # the one connection after the outage
     assert errors == []
 
@@ -390,7 +391,11 @@ def subscribe(page: Page, api: LiveService, battle_id: str, token: str, language
                 onOpen: () => { window.opens += 1; },
                 onEnd: (end) => { window.ended = end; },
                 onError: (error, { willRetry }) =>
-                    window.streamErrors.push({ willRetry, status: error.status }),
+                    window.streamErrors.push({
+                        willRetry,
+                        status: error.status,
+                        ticket: error.message.includes("/stream-tickets"),  // no ticket taken
+                    }),
             });
         }""",
         {"base": api.base_url, "id": battle_id, "token": token, "language": language},
