@@ -105,7 +105,7 @@ def measure(bench: Bench, battles: Sequence[tuple[str, str]], seconds: float) ->
             else:
                 missing += 1
     failed = sum(1 for listener in listeners if not listener.streaming)
-    return [
+    rows = [
         Row(
             f"commands while {STREAMS} SSE streams are open ({len(latencies)} POSTs at {RATE:.0f}/s)",
             f"p50 {percentile(latencies, 50):.1f} ms, p99 {percentile(latencies, 99):.1f} ms",
@@ -119,6 +119,9 @@ def measure(bench: Bench, battles: Sequence[tuple[str, str]], seconds: float) ->
             "reported",
         ),
     ]
+    for row in rows:  # on stderr too, so a run that stops later still shows them
+        say(f"{row.measure}: {row.result}")
+    return rows
 
 
 def _send(
