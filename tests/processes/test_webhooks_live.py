@@ -34,7 +34,7 @@ def stack(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     url = with_db_offset(redis_url, DB_OFFSET)
     connect(url).flushdb()
     log_dir: Path = tmp_path_factory.mktemp("webhooks")
-    with launched(url, url, log_dir, extra_env=SETTINGS) as live:
+    with launched(url, url, log_dir, settings=SETTINGS) as live:
         yield live
 
 
