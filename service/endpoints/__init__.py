@@ -14,6 +14,7 @@ from service.endpoints import (
     rulesets,
     state,
     tokens,
+    viewer,
 )
 from service.endpoints.blueprint import Blueprint
 
@@ -31,4 +32,5 @@ def blueprints() -> list[Blueprint]:
         export.blp,
         rulesets.blp,
         health.blp,
+        viewer.blp,
     ]
