@@ -5,6 +5,9 @@ INSTALLED := $(VENV)/.installed
 # openapi-python-client pins typer below the siege command line's, so it gets a venv of its own
 GENERATOR_VENV := $(VENV)/generator
 GENERATOR_SPEC := openapi-python-client>=0.29,<1
+# TypeScript checks the JSDoc types of clients/js/siege.js (tests/clients), where npm is
+TYPESCRIPT_SPEC := typescript@~5.9
+TSC := $(if $(shell command -v npm),$(VENV)/node/node_modules/.bin/tsc)
 PYTEST_ARGS ?= -n 2 --dist loadgroup
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard service/locales/*/LC_MESSAGES/siege.po))
 
@@ -25,7 +28,10 @@ $(INSTALLED): pyproject.toml constraints.txt
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@touch $@
 
-install: $(INSTALLED) $(CATALOGS) ## create .venv and install the project with its dev tools; compile the catalogs
+install: $(INSTALLED) $(CATALOGS) $(TSC) ## create .venv and install the project with its dev tools; compile the catalogs
+
+$(TSC): | $(INSTALLED)
+	npm install --silent --no-audit --no-fund --prefix $(VENV)/node '$(TYPESCRIPT_SPEC)' >/dev/null
 
 %.mo: %.po $(INSTALLED)
 	$(VENV)/bin/pybabel compile --statistics -i $< -o $@
@@ -33,7 +39,7 @@ install: $(INSTALLED) $(CATALOGS) ## create .venv and install the project with i
 run: $(INSTALLED) $(CATALOGS) ## start store, workers, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
 	$(PY) -m launcher
 
-test: $(INSTALLED) $(CATALOGS) ## run the whole suite against a real embedded server (PYTEST_ARGS to narrow it)
+test: $(INSTALLED) $(CATALOGS) $(TSC) ## run the whole suite against a real embedded server (PYTEST_ARGS to narrow it)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test-faults: $(INSTALLED) ## fault injection on real processes (SIGKILLs, store outages); prints what it counted
