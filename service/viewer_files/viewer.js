@@ -1,11 +1,12 @@
 // The viewer page: reads the token from the URL fragment (then clears it), loads the battle, its log and
 // audit, and shows the map at the version the timeline points to; live mode follows new outcomes.
 
-import { SiegeClient } from "./api.js";
 import { labels, pickLanguage } from "./i18n.js";
+import { follow } from "./live.js";
 import { logRow, undoneBy } from "./log.js";
 import { drawEpic, epicCaption, sectionOrder, sectionStatus } from "./map-epic.js";
 import { drawPathfinder, pathfinderCaption, shotsOf, squareText } from "./map-pathfinder.js";
+import { SiegeClient } from "./siege.js";
 import { html } from "./svg.js";
 
 const PAGE = 200; // events per request: the service clamps it to its own page maximum
@@ -184,14 +185,15 @@ class Viewer {
   }
 
   follow() {
-    const at = this.head();
-    $("live-status").textContent = this.words.live_on;
-    this.subscription = this.client.subscribe({
-      after: at,
+    $("live-status").textContent = "";
+    this.subscription = follow(this.client, {
+      after: this.head(),
+      onMode: (mode) => ($("live-status").textContent = mode === "stream" ? this.words.live_on : this.words.live_polling),
       onOutcome: (outcome) => this.arrived(outcome),
       onEnd: () => {
         $("live-status").textContent = this.words.concluded;
         $("live").checked = false;
+        this.subscription = null;
         this.audit();
       },
       onError: (error) => ($("live-status").textContent = error.message),
