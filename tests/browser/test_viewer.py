@@ -160,6 +160,9 @@ def test_the_east_wall_assault_steps_through_its_versions(
     expect(badge).to_contain_text("chain intact")
     expect(badge).to_contain_text("seed revealed and matches its commitment")
     page.screenshot(path=artifacts / "viewer-epic-1280x800.png")
+    page.set_viewport_size(PHONE)
+    expect(wall.locator(".section-status")).to_be_visible()
+    page.screenshot(path=artifacts / "viewer-epic-390x844.png", full_page=True)
     assert_token_kept_out(page, log, east_wall, live_service.base_url)
 
 
@@ -197,6 +200,9 @@ def test_the_scattered_shot_shows_its_landing_square_in_french_on_a_phone(
     page.get_by_role("button", name="Dernière version").click()
     version_shown(page, scattered.head, scattered.head)
     expect(page.locator("#audit")).to_contain_text("graine pas encore révélée")
+    page.set_viewport_size(DESKTOP)
+    expect(landing).to_be_visible()
+    page.screenshot(path=artifacts / "viewer-pathfinder-1280x800.png")
     assert_token_kept_out(page, log, scattered, live_service.base_url)
 
 
@@ -210,10 +216,16 @@ def test_live_mode_shows_new_outcomes_as_they_land(
     # the event stream where the service serves one, else a poll of the log
     expect(page.locator("#live-status")).to_have_text(LIVE_MODES)
 
-    outcome = send_waiting(live_service, played.battle_id, played.gm_token, EAST_WALL[4])
+    ordered = send_waiting(live_service, played.battle_id, played.gm_token, EAST_WALL[4])
+    expect(page.locator(f'#log li[data-version="{ordered["version"]}"]')).to_have_count(1)
+    version_shown(page, ordered["version"], ordered["version"])
+    undo = send_waiting(live_service, played.battle_id, played.gm_token, {"type": "undo"})
 
-    expect(page.locator(f'#log li[data-version="{outcome["version"]}"]')).to_have_count(1)
-    version_shown(page, outcome["version"], outcome["version"])
+    # the undone entry stays in the log, marked with the undo that cancelled it
+    version_shown(page, undo["version"], undo["version"])
+    cancelled = page.locator(f'#log li[data-version="{ordered["version"]}"]')
+    expect(cancelled).to_have_class("entry applied undone")
+    expect(cancelled.locator(".entry-undone")).to_have_text(f" · undone by v{undo['version']}")
     page.screenshot(path=artifacts / "viewer-live-1280x800.png")
     assert_token_kept_out(page, log, played, live_service.base_url)
 
