@@ -32,7 +32,7 @@ export function sectionStatus(section, words) {
   return failed ? `${words.intact} · ${words.failedSaves(failed)}` : words.intact;
 }
 
-function gateState(section, words) {
+export function gateState(section, words) {
   if (section.kind !== "gate") return null;
   const door = section.door === "open" ? words.open : words.closed;
   return section.jammed ? `${door} · ${words.jammed}` : door;
@@ -106,9 +106,9 @@ export function drawEpic(game, words) {
   map.append(...band(words.inside, yInside, width), ...row(inside, GAP, yInside + 14, width - GAP, stands, words));
   map.append(...band(words.atFoot, yFoot, width));
   const half = (width - GAP) / 2;
-  map.append(...band(words.outside, yOutside, width));
-  map.append(svg("text", { x: GAP + half - 6, y: yOutside + 12, class: "band-label side-label" }, words.attacker));
-  map.append(svg("text", { x: width - 6, y: yOutside + 12, class: "band-label side-label" }, words.defender));
+  map.append(...band(`${words.outside} · ${words.attacker}`, yOutside, width));
+  map.append(svg("path", { d: `M${GAP + half},${yOutside} V${yOutside + BAND}`, class: "band-divider" }));
+  map.append(svg("text", { x: GAP + half + 6, y: yOutside + 12, class: "band-label" }, `${words.outside} · ${words.defender}`));
   const bySide = (side) => outside.filter((s) => s.side === side);
   map.append(...row(bySide("attacker"), GAP, yOutside + 14, half, stands, words));
   map.append(...row(bySide("defender"), GAP + half, yOutside + 14, half, stands, words));
@@ -127,7 +127,7 @@ export function drawEpic(game, words) {
         svg("text", { x: x + 6, y: ySection + 14, class: "section-name" }, `${section.id} · ${section.kind}`),
         svg("text", { x: x + 6, y: ySection + 28, class: "section-status" }, status),
         gate
-          ? svg("text", { x: x + SECTION_W - 6, y: ySection + 14, class: `gate-state door-${section.door}${section.jammed ? " jammed" : ""}` }, gate)
+          ? svg("text", { x: x + 6, y: ySection + 42, class: `gate-state door-${section.door}${section.jammed ? " jammed" : ""}` }, gate)
           : null,
         section.status === "destroyed"
           ? svg("path", { d: `M${x},${ySection} L${x + SECTION_W},${ySection + sectionH}`, class: "rubble" })
@@ -135,7 +135,7 @@ export function drawEpic(game, words) {
       ),
     );
     const on = stands.filter((s) => s.location.kind === "on" && s.location.section_id === section.id);
-    map.append(...row(on, x, ySection + 40, SECTION_W, stands, words));
+    map.append(...row(on, x, ySection + 48, SECTION_W, stands, words));
     const foot = stands.filter((s) => s.location.kind === "at_foot" && s.location.section_id === section.id);
     map.append(...row(foot, x, yFoot + 14, SECTION_W, stands, words));
   });

@@ -4,7 +4,7 @@
 import { labels, pickLanguage } from "./i18n.js";
 import { follow } from "./live.js";
 import { logRow, undoneBy } from "./log.js";
-import { drawEpic, epicCaption, sectionOrder, sectionStatus } from "./map-epic.js";
+import { drawEpic, epicCaption, gateState, sectionOrder, sectionStatus } from "./map-epic.js";
 import { drawPathfinder, pathfinderCaption, shotsOf, squareText } from "./map-pathfinder.js";
 import { SiegeClient } from "./siege.js";
 import { html } from "./svg.js";
@@ -122,7 +122,9 @@ class Viewer {
       map.replaceChildren(drawEpic(state.game, words));
       $("map-caption").textContent = epicCaption(state, words);
       for (const section of sectionOrder(state.game.sections || [])) {
-        notes.push(html("li", { "data-entity-id": section.id, class: "note section-note" }, `${section.id} (${section.kind}): ${sectionStatus(section, words)}`));
+        const gate = gateState(section, words);
+        const said = `${section.id} (${section.kind}): ${sectionStatus(section, words)}${gate ? ` · ${gate}` : ""}`;
+        notes.push(html("li", { "data-entity-id": section.id, class: "note section-note" }, said));
       }
     } else {
       const shots = shotsOf(this.entries, v);

@@ -105,3 +105,41 @@ def send_waiting(live: LiveService, battle_id: str, token: str, command: dict[st
 
 def _bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def _stand(
+    stand_id: str, stand_type: str, side: str, location: dict[str, Any], **fields: Any
+) -> dict[str, Any]:
+    base = {"type": "add_stand", "id": stand_id, "stand_type": stand_type, "side": side, "caf": 1}
+    return {**base, "speed_cm": 10, "location": location, **fields}
+
+
+OUTSIDE = {"kind": "outside"}
+BOLTER = {"id": "bolter", "to_hit": 4, "save_modifier": 0}
+# a wall, a gate and a tower side by side, stands everywhere a stand can be, a transport with a passenger,
+# a gate jammed on opening (EX-EP-15) and a wall failing its save (EX-EP-10)
+FORTRESS: list[dict[str, Any]] = [
+    {"type": "add_fortification", "id": "W1", "kind": "wall"},
+    {"type": "add_fortification", "id": "T1", "kind": "tower", "capacity": 2},
+    {"type": "add_fortification", "id": "G1", "kind": "gate", "adjacent": ["W1", "T1"]},
+    _stand("goff", "infantry", "defender", {"kind": "on", "section_id": "W1"}, caf=2),
+    _stand("nob", "infantry", "defender", {"kind": "on", "section_id": "T1"}, caf=2),
+    _stand("boyz", "infantry", "defender", {"kind": "inside"}),
+    _stand("grot", "infantry", "defender", OUTSIDE),
+    _stand("lev", "transport_war_engine", "attacker", OUTSIDE, caf=6, capacity=2),
+    _stand("tac", "infantry", "attacker", {"kind": "embarked", "transport_id": "lev"}, caf=3),
+    _stand("d1", "infantry", "attacker", OUTSIDE),
+    _stand("csm", "infantry", "attacker", {"kind": "at_foot", "section_id": "G1"}, caf=3),
+    {"type": "give_order", "stand_id": "d1", "order": "first_fire"},
+    {"type": "give_order", "gate_id": "G1", "order": "charge"},
+    {"type": "advance_phase"},
+    {"type": "operate_gate", "gate_id": "G1", "action": "open", "dice": {"jam": [6]}},  # jammed, still closed
+    {"type": "advance_phase"},
+    {
+        "type": "fire",
+        "stand_id": "d1",
+        "weapon": BOLTER,
+        "target": {"section_id": "W1"},
+        "dice": {"to_hit": [4], "save": [1, 1]},
+    },
+]

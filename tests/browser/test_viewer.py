@@ -16,6 +16,7 @@ from tests.browser.battles import (
     EAST_WALL,
     EAST_WALL_ASSAULT,
     EAST_WALL_REJECTED,
+    FORTRESS,
     SCATTERED_SHOT,
     SHOT_VERSION,
     Played,
@@ -46,6 +47,11 @@ class PageLog:
 @pytest.fixture(scope="module")
 def east_wall(live_service: LiveService) -> Played:
     return play(live_service, "epic", "East wall", EAST_WALL)
+
+
+@pytest.fixture(scope="module")
+def fortress(live_service: LiveService) -> Played:
+    return play(live_service, "epic", "Fortress", FORTRESS)
 
 
 @pytest.fixture(scope="module")
@@ -164,6 +170,38 @@ def test_the_east_wall_assault_steps_through_its_versions(
     expect(wall.locator(".section-status")).to_be_visible()
     page.screenshot(path=artifacts / "viewer-epic-390x844.png", full_page=True)
     assert_token_kept_out(page, log, east_wall, live_service.base_url)
+
+
+def test_the_fortress_shows_sections_by_adjacency_stands_everywhere_a_jammed_gate_and_a_failed_save(
+    live_service: LiveService, fortress: Played, desktop_en: Page, artifacts: Path
+) -> None:
+    page = desktop_en
+    log = open_viewer(page, live_service, fortress)
+    sections = page.locator("#map g.section")
+    expect(sections).to_have_count(3)
+    # G1 is adjacent to both W1 and T1, so it stands between them, whatever the creation order
+    assert [sections.nth(i).get_attribute("data-entity-id") for i in range(3)] == ["W1", "G1", "T1"]
+    wall = page.locator('#map g.section[data-entity-id="W1"]')
+    expect(wall.locator(".section-status")).to_have_text("intact · 1 failed save")
+    expect(page.locator('#map g.section[data-entity-id="G1"] .gate-state')).to_have_text("closed · jammed")
+    lev = page.locator('#map g.stand[data-entity-id="lev"]')
+    expect(lev.locator('g.passenger[data-entity-id="tac"]')).to_have_count(1)
+    for stand_id in ["goff", "nob", "boyz", "grot", "d1", "csm"]:
+        expect(page.locator(f'#map g.stand[data-entity-id="{stand_id}"]')).to_have_count(1)
+    shot = page.locator(f'#log li[data-version="{fortress.head}"]')
+    expect(shot.locator('[data-check="to_hit"] .check-text')).to_have_text("[4] vs 4+ (success)")
+    expect(shot.locator('[data-check="save"] .check-text')).to_have_text("[1, 1] = 2 vs 3 (failure)")
+    page.screenshot(path=artifacts / "viewer-fortress-1280x800.png")
+
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
+    version_shown(page, fortress.head - 3, fortress.head)
+    # before the jam and the shot: the gate is only closed, the wall has failed nothing
+    expect(page.locator('#map g.section[data-entity-id="G1"] .gate-state')).to_have_text("closed")
+    expect(wall.locator(".section-status")).to_have_text("intact")
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=artifacts / "viewer-fortress-390x844.png", full_page=True)
+    assert_token_kept_out(page, log, fortress, live_service.base_url)
 
 
 def test_the_scattered_shot_shows_its_landing_square_in_french_on_a_phone(
