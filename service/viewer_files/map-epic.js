@@ -100,7 +100,7 @@ export function drawEpic(game, words) {
     width: Math.round(width * SCALE),
     height: Math.round(height * SCALE),
     class: "map map-epic",
-    role: "img",
+    role: "group", // a group, not an img: each entity inside keeps its own accessible name
     "aria-labelledby": "map-caption",
   });
   map.append(...band(words.inside, yInside, width), ...row(inside, GAP, yInside + 14, width - GAP, stands, words));

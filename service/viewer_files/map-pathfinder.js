@@ -73,7 +73,7 @@ export function drawPathfinder(game, shots, words) {
     width: Math.round(cols * CELL * SCALE),
     height: Math.round(rows * CELL * SCALE),
     class: "map map-pathfinder",
-    role: "img",
+    role: "group", // a group, not an img: each entity inside keeps its own accessible name
     "aria-labelledby": "map-caption",
   });
   map.append(svg("defs", {}, svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" }, svg("path", { d: "M0,0 L10,5 L0,10 z", class: "arrow-head" }))));

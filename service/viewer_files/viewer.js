@@ -97,8 +97,15 @@ class Viewer {
     $("first").disabled = v <= 1;
     $("next").disabled = v >= this.head();
     $("last").disabled = v >= this.head();
-    const state = await this.stateAt(v);
+    let state;
+    try {
+      state = await this.stateAt(v);
+    } catch (error) {
+      $("status").textContent = this.words.loadFailed(error.message);
+      return;
+    }
     if (this.wanted !== v) return; // a later step overtook this one
+    $("status").textContent = "";
     this.shown = v;
     this.renderMap(state, v);
     this.markCurrent(v);
@@ -177,7 +184,7 @@ class Viewer {
       if (dice.verifiable) lines.push(dice.mismatches.length ? words.rollsWrong(dice.mismatches.length) : words.rollsVerified(dice.checked_rolls));
       badge.className = `badge ${audit.ok ? "ok" : "failed"}`;
       badge.replaceChildren(
-        html("strong", {}, audit.ok ? words.auditOk : words.auditFailed),
+        html("strong", {}, `${audit.ok ? words.auditOk : words.auditFailed} · v${audit.audited_upto}`),
         html("ul", {}, lines.map((line) => html("li", {}, line))),
       );
     } catch (error) {
@@ -210,7 +217,13 @@ class Viewer {
 
   async arrived(outcome) {
     const following = this.wanted === this.head();
-    const entry = await this.client.event(outcome.version); // the command as logged too (who fired, at what)
+    let entry;
+    try {
+      entry = await this.client.event(outcome.version); // the command as logged too (who fired, at what)
+    } catch (error) {
+      $("live-status").textContent = error.message;
+      return;
+    }
     if (this.entries.some((e) => e.version === entry.version)) return;
     this.entries.push({ ...entry, outcome });
     this.entries.sort((a, b) => a.version - b.version);
