@@ -1,5 +1,7 @@
 // The page's own words in English and French; outcomes come already told in the language asked for.
 
+import { TERMS } from "./terms.js";
+
 const LABELS = {
   en: {
     title: "Battle viewer",
@@ -154,5 +156,11 @@ export function pickLanguage(preferred) {
 }
 
 export function labels(language) {
-  return LABELS[language] || LABELS.en;
+  const chosen = language in LABELS ? language : "en";
+  return { ...LABELS[chosen], term: (msgid) => term(chosen, msgid) };
+}
+
+// a code's word in the catalogs (`epic.phase.close_combat` → "close combat"), else the code itself
+export function term(language, msgid) {
+  return (TERMS[language] || TERMS.en)[msgid] ?? msgid.slice(msgid.lastIndexOf(".") + 1);
 }

@@ -117,14 +117,14 @@ export function drawEpic(game, words) {
     const status = sectionStatus(section, words);
     const gate = gateState(section, words);
     const classes = ["section", `kind-${section.kind}`, section.status, section.consecutive_failed_saves ? "failing" : ""];
-    const label = `${section.id} (${section.kind}): ${status}${gate ? ` · ${gate}` : ""}`;
+    const label = `${section.id} (${words.term(`epic.kind.${section.kind}`)}): ${status}${gate ? ` · ${gate}` : ""}`;
     map.append(
       svg(
         "g",
         { class: classes.join(" "), "data-entity-id": section.id, role: "img", "aria-label": label },
         titled(label),
         svg("rect", { x, y: ySection, width: SECTION_W, height: sectionH, rx: 3, class: "section-body" }),
-        svg("text", { x: x + 6, y: ySection + 14, class: "section-name" }, `${section.id} · ${section.kind}`),
+        svg("text", { x: x + 6, y: ySection + 14, class: "section-name" }, `${section.id} · ${words.term(`epic.kind.${section.kind}`)}`),
         svg("text", { x: x + 6, y: ySection + 28, class: "section-status" }, status),
         gate
           ? svg("text", { x: x + 6, y: ySection + 42, class: `gate-state door-${section.door}${section.jammed ? " jammed" : ""}` }, gate)
@@ -144,5 +144,5 @@ export function drawEpic(game, words) {
 
 export function epicCaption(state, words) {
   const game = state.game;
-  return `${words.turn} ${game.turn}, ${words.phase} ${game.phase}`;
+  return `${words.turn} ${game.turn} · ${words.term(`epic.phase.${game.phase}`)}`;
 }

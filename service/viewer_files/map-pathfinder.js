@@ -188,5 +188,5 @@ function drawStructure(structure, px, py, words) {
 }
 
 export function pathfinderCaption(state, words) {
-  return `${words.round} ${state.game.round}, ${words.wind} ${state.game.wind}`;
+  return `${words.round} ${state.game.round} · ${words.wind} ${words.term(`pathfinder.wind.${state.game.wind}`)}`;
 }

@@ -130,7 +130,7 @@ class Viewer {
       $("map-caption").textContent = epicCaption(state, words);
       for (const section of sectionOrder(state.game.sections || [])) {
         const gate = gateState(section, words);
-        const said = `${section.id} (${section.kind}): ${sectionStatus(section, words)}${gate ? ` · ${gate}` : ""}`;
+        const said = `${section.id} (${words.term(`epic.kind.${section.kind}`)}): ${sectionStatus(section, words)}${gate ? ` · ${gate}` : ""}`;
         notes.push(html("li", { "data-entity-id": section.id, class: "note section-note" }, said));
       }
     } else {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.endpoints.viewer import FILES
+from service.messages.catalogs import message
 from tests.api.helpers import assert_problem
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,3 +66,14 @@ def test_the_viewer_page_is_in_the_openapi_document_and_its_files_are_not(client
     assert "get" in paths["/viewer/{battle_id}"]
     assert "text/html" in paths["/viewer/{battle_id}"]["get"]["responses"]["200"]["content"]
     assert [p for p in paths if p.startswith("/viewer/static")] == []
+
+
+def test_the_terms_the_map_shows_are_the_catalogs_words() -> None:
+    source = (FILES / "terms.js").read_text()
+    terms = json.loads(source[source.index("{") : source.rindex("}") + 1])
+
+    assert sorted(terms) == ["en", "fr"]
+    assert terms["en"].keys() == terms["fr"].keys()
+    assert {(lang, i): w for lang in terms for i, w in terms[lang].items()} == {
+        (lang, i): message(lang, i) for lang in terms for i in terms[lang]
+    }

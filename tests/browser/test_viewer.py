@@ -104,6 +104,11 @@ def version_shown(page: Page, version: int, head: int) -> None:
     expect(page.locator(f'#log li[data-version="{version}"]')).to_have_attribute("aria-current", "step")
 
 
+def assert_fits_the_width(page: Page) -> None:
+    """Nothing wider than the viewport: no sideways scrolling on a phone."""
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
 def assert_token_kept_out(page: Page, log: PageLog, played: Played, base_url: str) -> None:
     # the fragment is gone from the address bar, and no request line ever carried the token
     assert page.evaluate("location.hash") == ""
@@ -121,6 +126,7 @@ def test_the_east_wall_assault_steps_through_its_versions(
     version_shown(page, east_wall.head, east_wall.head)
     wall = page.locator('#map g.section[data-entity-id="E1"]')
     expect(wall.locator(".section-status")).to_have_text("intact")
+    expect(page.locator("#map-caption")).to_have_text("Turn 1 · close combat")
     expect(page.locator('#map g.stand[data-entity-id="goff"]')).to_have_class(
         "stand side-defender type-infantry destroyed"
     )
@@ -168,6 +174,7 @@ def test_the_east_wall_assault_steps_through_its_versions(
     page.screenshot(path=artifacts / "viewer-epic-1280x800.png")
     page.set_viewport_size(PHONE)
     expect(wall.locator(".section-status")).to_be_visible()
+    assert_fits_the_width(page)
     page.screenshot(path=artifacts / "viewer-epic-390x844.png", full_page=True)
     assert_token_kept_out(page, log, east_wall, live_service.base_url)
 
@@ -200,6 +207,7 @@ def test_the_fortress_shows_sections_by_adjacency_stands_everywhere_a_jammed_gat
     expect(page.locator('#map g.section[data-entity-id="G1"] .gate-state')).to_have_text("closed")
     expect(wall.locator(".section-status")).to_have_text("intact")
     page.set_viewport_size(PHONE)
+    assert_fits_the_width(page)
     page.screenshot(path=artifacts / "viewer-fortress-390x844.png", full_page=True)
     assert_token_kept_out(page, log, fortress, live_service.base_url)
 
@@ -210,6 +218,7 @@ def test_the_scattered_shot_shows_its_landing_square_in_french_on_a_phone(
     page = phone_fr
     log = open_viewer(page, live_service, scattered)
     expect(page.locator("h1")).to_contain_text("Visionneuse de bataille")
+    expect(page.locator("#map-caption")).to_have_text("Round 1 · vent calme")
     landing = page.locator('#map g.landing[data-square="0,47"]')
     expect(landing).to_have_count(1)
     expect(page.locator("#map .scatter-path")).to_have_count(1)
@@ -225,6 +234,7 @@ def test_the_scattered_shot_shows_its_landing_square_in_french_on_a_phone(
     expect(shot.locator('.die[data-slot="scatter_distance"]')).to_have_text(
         ["scatter_distance d4 3 client", "scatter_distance d4 4 client"]
     )
+    assert_fits_the_width(page)
     page.screenshot(path=artifacts / "viewer-pathfinder-390x844.png", full_page=True)
 
     page.get_by_role("button", name="Version précédente").click()
@@ -266,6 +276,34 @@ def test_live_mode_shows_new_outcomes_as_they_land(
     expect(cancelled.locator(".entry-undone")).to_have_text(f" · undone by v{undo['version']}")
     page.screenshot(path=artifacts / "viewer-live-1280x800.png")
     assert_token_kept_out(page, log, played, live_service.base_url)
+
+
+FOCUSED = """(() => {
+  const e = document.activeElement;
+  return e.id || e.getAttribute("aria-label") || e.textContent.trim();
+})()"""
+
+
+def test_the_controls_are_named_and_reached_in_reading_order(
+    live_service: LiveService, east_wall: Played, desktop_en: Page
+) -> None:
+    page = desktop_en
+    open_viewer(page, live_service, east_wall)
+    page.keyboard.press("Home")
+    version_shown(page, 1, east_wall.head)
+    for role, name in [("button", "Next version"), ("button", "Latest version"), ("slider", "Version")]:
+        expect(page.get_by_role(role, name=name)).to_be_enabled()  # type: ignore[arg-type]
+    expect(page.get_by_role("checkbox", name="Follow live")).to_be_visible()
+    page.locator("body").focus()
+
+    reached = []
+    for _ in range(7):
+        page.keyboard.press("Tab")
+        reached.append(page.evaluate(FOCUSED))
+
+    # at version 1, first and previous are disabled, so out of the tab order
+    assert reached[:5] == ["Skip to the log", "version", "next", "last", "live"]
+    assert reached[5:] == ["Version 1: battle_created, applied", "Version 2: add_fortification, applied"]
 
 
 def test_without_a_token_the_page_says_how_to_open_it(
