@@ -47,3 +47,8 @@ def lock(battle_id: str) -> str:
 BATTLES = "siege:battles"  # sorted set of battle ids by creation time (the reconciler's index)
 PENDING = "siege:pending"  # set of battles whose projection lags their log
 SCHEDULED = "siege:projector:scheduled"  # flag: a projection job is queued or running
+
+
+def ticket(battle_id: str, digest: str) -> str:
+    """A stream ticket, stored by SHA-256 with its own expiry; taken (deleted) by the one stream it opens."""
+    return f"siege:{{{battle_id}}}:ticket:{digest}"

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from eventstore.chain import linked
 from eventstore.memory_log import MemoryBattle
 from eventstore.memory_schedule import MemorySchedule
+from eventstore.memory_tickets import MemoryTickets
 from eventstore.memory_tokens import MemoryTokens
 from eventstore.protocol import (
     IDEMPOTENCY_RETAIN_S,
@@ -28,12 +29,13 @@ from eventstore.protocol import (
 )
 
 
-class MemoryEventStore(MemorySchedule, MemoryTokens):
+class MemoryEventStore(MemorySchedule, MemoryTokens, MemoryTickets):
     """One lock guards the battles; a condition on it wakes `wait_outcome` when projections land."""
 
     def __init__(self, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         MemorySchedule.__init__(self, scheduled_ttl_s=scheduled_ttl_s)
         MemoryTokens.__init__(self)
+        MemoryTickets.__init__(self)
         self._battles: dict[str, MemoryBattle] = {}
         self._changed = threading.Condition()
 
@@ -179,6 +181,22 @@ class MemoryEventStore(MemorySchedule, MemoryTokens):
 
             self._changed.wait_for(landed, timeout=max(timeout_s, 0))
             return found[0]
+
+    def follow_outcomes(
+        self, cursors: Mapping[str, int], timeout_s: float, *, count: int = 100
+    ) -> dict[str, list[tuple[int, str]]]:
+        with self._changed:
+            found: dict[str, list[tuple[int, str]]] = {}
+
+            def landed() -> bool:
+                for battle_id, after in cursors.items():
+                    fresh = self.outcomes(battle_id, after=after, limit=count)
+                    if fresh:
+                        found[battle_id] = fresh
+                return bool(found)
+
+            self._changed.wait_for(landed, timeout=max(timeout_s, 0))
+            return found
 
     def snapshot_at_or_before(self, battle_id: str, version: int) -> Projection | None:
         with self._changed:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -129,6 +129,18 @@ class TokenRecord:
     created_at: str
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TicketRecord:
+    """A stream ticket as stored under `digest`, the SHA-256 of the ticket: the role of the token it was
+    minted with, and that token's digest, so a ticket of a revoked token opens nothing."""
+
+    digest: str
+    token_digest: str
+    token_id: str
+    role: str
+    scope: str | None = None
+
+
 def require_consecutive(outcomes: Sequence[tuple[int, str]]) -> None:
     """Outcomes handed to `save_projection` must be one run of versions; anything else is a caller bug."""
     versions = [version for version, _ in outcomes]
@@ -213,6 +225,14 @@ class EventStore(Protocol):
     def revoke_token(self, battle_id: str, token_id: str) -> TokenRecord | None:
         """Mark the token with this id revoked; the revoked record, or None when there is no such id."""
 
+    # --- stream tickets (hashed, single use, short-lived) ---------------------------------------------
+    def add_ticket(self, battle_id: str, ticket: TicketRecord, ttl_s: float) -> None:
+        """Keep a ticket for `ttl_s` seconds under its digest, in the battle's keys."""
+
+    def take_ticket(self, battle_id: str, digest: str) -> TicketRecord | None:
+        """The ticket stored under `digest`, removed in the same atomic step (single use); None when it is
+        unknown, taken already, expired, or another battle's."""
+
     # --- derived keys: outcomes, state, snapshots -------------------------------------------------
     def projection(self, battle_id: str) -> Projection | None: ...
 
@@ -236,6 +256,13 @@ class EventStore(Protocol):
 
     def wait_outcome(self, battle_id: str, version: int, timeout_s: float) -> str | None:
         """Block up to timeout_s until the outcome of `version` exists (XREAD BLOCK on the outcomes)."""
+
+    def follow_outcomes(
+        self, cursors: Mapping[str, int], timeout_s: float, *, count: int = 100
+    ) -> dict[str, list[tuple[int, str]]]:
+        """Block up to timeout_s until any battle of `cursors` (battle → last version seen) has outcomes
+        after its cursor; those outcomes, at most `count` per battle, by battle ({} when none came). One
+        call watches every battle: what a process's stream reader waits on for all its subscribers."""
 
     def snapshot_at_or_before(self, battle_id: str, version: int) -> Projection | None: ...
 

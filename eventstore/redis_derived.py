@@ -61,13 +61,13 @@ class RedisDerived:
         if version < 1:
             return None
         rows = self._client.xrange(keys.outcomes(battle_id), f"0-{version}", f"0-{version}")
-        return _outcome_of(rows[0]) if rows else None
+        return outcome_of(rows[0]) if rows else None
 
     def outcomes(self, battle_id: str, *, after: int = 0, limit: int = 100) -> list[tuple[int, str]]:
         if limit <= 0:
             return []
         rows = self._client.xrange(keys.outcomes(battle_id), f"0-{after + 1}", "+", count=limit)
-        return [(version_of(row[0]), _outcome_of(row)) for row in rows]
+        return [(version_of(row[0]), outcome_of(row)) for row in rows]
 
     def wait_outcome(self, battle_id: str, version: int, timeout_s: float) -> str | None:
         found = self.outcome(battle_id, version)
@@ -82,7 +82,7 @@ class RedisDerived:
             for _stream, rows in reply or []:
                 if version_of(rows[0][0]) != version:
                     return None  # a later outcome without this one: a stream only grows, so it cannot come
-                found = _outcome_of(rows[0])
+                found = outcome_of(rows[0])
         return found
 
     def snapshot_at_or_before(self, battle_id: str, version: int) -> Projection | None:
@@ -102,6 +102,6 @@ class RedisDerived:
         )
 
 
-def _outcome_of(row: tuple[Any, Any]) -> str:
+def outcome_of(row: tuple[Any, Any]) -> str:
     fields = {text(k): v for k, v in row[1].items()}
     return text(fields[OUTCOME_FIELD])

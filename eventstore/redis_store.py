@@ -7,15 +7,26 @@ from typing import TYPE_CHECKING
 from eventstore.config import RedisClient
 from eventstore.protocol import SCHEDULED_TTL_S, EventStore
 from eventstore.redis_derived import RedisDerived
+from eventstore.redis_follow import RedisFollow
 from eventstore.redis_idem import RedisIdempotency
 from eventstore.redis_import import RedisImport
 from eventstore.redis_log import RedisLog
 from eventstore.redis_schedule import RedisSchedule, ttl_ms
+from eventstore.redis_tickets import RedisTickets
 from eventstore.redis_tokens import RedisTokens
 
 
-class RedisEventStore(RedisLog, RedisImport, RedisIdempotency, RedisDerived, RedisSchedule, RedisTokens):
-    """One client, six concerns: each base owns its keys and scripts (see its module)."""
+class RedisEventStore(
+    RedisLog,
+    RedisImport,
+    RedisIdempotency,
+    RedisDerived,
+    RedisFollow,
+    RedisSchedule,
+    RedisTokens,
+    RedisTickets,
+):
+    """One client, eight concerns: each base owns its keys and scripts (see its module)."""
 
     def __init__(self, client: RedisClient, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         RedisLog.__init__(self, client, scheduled_ttl_ms=ttl_ms(scheduled_ttl_s))
@@ -24,6 +35,8 @@ class RedisEventStore(RedisLog, RedisImport, RedisIdempotency, RedisDerived, Red
         RedisDerived.__init__(self, client)
         RedisSchedule.__init__(self, client, scheduled_ttl_s=scheduled_ttl_s)
         RedisTokens.__init__(self, client)
+        RedisFollow.__init__(self, client)
+        RedisTickets.__init__(self, client)
         self.client = client
 
 

@@ -13,7 +13,11 @@ ABOUT_BLANK = "about:blank"  # any other status (RFC 9457 §4.2.1)
 PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "bad-request": (400, "the request is malformed (a broken chunked body, a bad header)"),
     "malformed-json": (400, "the body is not I-JSON: not UTF-8, duplicate names, too deep, unsafe numbers"),
-    "unauthorized": (401, "no token, or an unknown, expired, revoked or other battle's token"),
+    "unauthorized": (
+        401,
+        "no token, or an unknown, expired, revoked or other battle's token; a used, expired or foreign "
+        "stream ticket",
+    ),
     "forbidden": (403, 'the token\'s role may not do this (`error="insufficient_scope"`)'),
     "not-found": (404, "no such path"),
     "battle-not-found": (404, "no such battle"),
@@ -34,6 +38,7 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "queue-unavailable": (503, "the job queue's Redis does not answer; retry after `Retry-After`"),
     "store-unavailable": (503, "the event store does not answer; retry after `Retry-After`"),
     "not-ready": (503, "GET /readyz: a dependency is down, `checks` names it"),
+    "too-many-streams": (503, "this API process holds its cap of open streams; retry after `Retry-After`"),
 }
 
 

@@ -18,6 +18,7 @@ from service.config import ServiceConfig
 from service.deps import EXTENSION, Services
 from service.docs import assets, document, openapi_settings
 from service.endpoints import blueprints, health, viewer
+from service.hub import Hub
 from service.openapi_doc import register_commands
 from service.scheduling import Scheduler
 from service.token_cache import TokenCache
@@ -55,6 +56,7 @@ def create_app(
         scheduler=Scheduler(store, queue_redis),
         tokens=TokenCache(config.battle_cache_size),
         waiters=threading.BoundedSemaphore(config.max_waiters),
+        hub=Hub(store, max_streams=config.max_streams),
     )
     logs.install(app)  # first: the request id is set before any other hook can log
     problems.install(app)

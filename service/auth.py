@@ -17,13 +17,15 @@ from service.deps import Services, services
 from service.problems import Problem
 from service.tokens import GM, OBSERVER, SIDE, digest, expired, role_of
 
-Access = Literal["public", "create", "read", "command", "gm"]
+Access = Literal["public", "create", "read", "stream", "command", "gm"]
 ROLES_FOR: dict[Access, frozenset[str]] = {
     "read": frozenset({GM, SIDE, OBSERVER}),
+    "stream": frozenset({GM, SIDE, OBSERVER}),  # a read token, or a ticket one minted (?ticket=)
     "command": frozenset({GM, SIDE}),  # a side's commands are then held to its own units (ownership.py)
     "gm": frozenset({GM}),
 }
 ATTRIBUTE = "siege_access"
+TICKET = "ticket"  # the query parameter of a stream opened with a ticket (an EventSource sends no header)
 SERVICE, ANONYMOUS = "service", "anonymous"
 REALM = 'Bearer realm="siege"'
 View = TypeVar("View", bound=Callable[..., object])
@@ -68,6 +70,8 @@ def authenticate() -> None:
     level: Access = getattr(view, ATTRIBUTE, "gm" if battle_id is not None else "public")
     if level == "create":
         g.siege_principal = _service_key()
+    elif level == "stream" and TICKET in request.args:
+        g.siege_principal = _ticket(str(battle_id), request.args[TICKET])
     elif level != "public":
         g.siege_principal = _battle_token(str(battle_id), level)
 
@@ -95,6 +99,24 @@ def _battle_token(battle_id: str, level: Access) -> Principal:
         article = "An" if role[0] in "aeiou" else "A"
         raise forbidden(f"{article} {role} token cannot do this; it needs one of: {_roles(level)}.")
     return Principal(role=record.role, side=record.scope, token_id=record.id, digest=record.digest)
+
+
+def _ticket(battle_id: str, presented: str) -> Principal:
+    """A stream ticket opens one stream, with the role of the token it was minted with, while that token
+    stands: taken (deleted) here whatever follows, so it never opens a second one."""
+    deps = services()
+    deps.battles.created(battle_id)  # no such battle: a 404, as with a token
+    held = deps.store.take_ticket(battle_id, digest(presented)) if presented else None
+    if held is None:
+        raise unauthorized(
+            f"This ticket is unknown, used already, expired or not battle {battle_id}'s: "
+            "mint a fresh one with POST /battles/{id}/stream-tickets.",
+            presented,
+        )
+    refusal = _refusal(deps.store.token(battle_id, held.token_digest), battle_id)
+    if refusal is not None:
+        raise unauthorized(f"The token this ticket was minted with no longer stands. {refusal}", presented)
+    return Principal(role=held.role, side=held.scope, token_id=held.token_id, digest=held.token_digest)
 
 
 def _token_record(deps: Services, battle_id: str, token_digest: str, level: Access) -> TokenRecord | None:

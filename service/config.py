@@ -10,12 +10,12 @@ from typing import TypeVar
 from limits import parse_many
 
 from eventstore.config import StoreConfig
-from service import gunicorn_conf
 
 Number = TypeVar("Number", int, float)
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 NO_RATE_LIMIT = "off"
 METRICS_ON, METRICS_OFF, METRICS_TOKEN = "on", "off", "token:"
+MAX_TICKET_TTL_S = 60  # a stream ticket is a secret in a URL: it must not live long (issue 10)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -25,7 +25,7 @@ class ServiceConfig:
     max_body_bytes: int = 64 * 1024  # SIEGE_MAX_BODY_BYTES
     import_max_bytes: int = 256 * 1024 * 1024  # SIEGE_IMPORT_MAX_BYTES: `POST /battles/import` bodies
     max_wait_s: float = 10.0  # SIEGE_MAX_WAIT_S: cap on `Prefer: wait=N`
-    max_waiters: int = gunicorn_conf.threads - 2  # SIEGE_MAX_WAITERS: waits held at once per process
+    max_waiters: int = 6  # SIEGE_MAX_WAITERS: waits held at once per process (threads: gunicorn_conf)
     page_default: int = 100  # SIEGE_PAGE_DEFAULT: `GET .../events` without `limit`
     page_max: int = 1000  # SIEGE_PAGE_MAX: larger `limit`s are clamped to this
     battle_cache_size: int = 10_000  # SIEGE_BATTLE_CACHE: battles whose header one process remembers
@@ -35,6 +35,9 @@ class ServiceConfig:
     cors_origins: tuple[str, ...] = ("*",)  # SIEGE_CORS_ORIGINS: browser origins allowed; () for none
     audit_max_entries: int = 100_000  # SIEGE_AUDIT_MAX_ENTRIES: versions one `GET .../audit` checks at most
     metrics: str = METRICS_ON  # SIEGE_METRICS: `GET /metrics` is `on` (public), `off`, or `token:<secret>`
+    max_streams: int = 64  # SIEGE_MAX_STREAMS: SSE streams one process holds (each holds a thread)
+    stream_heartbeat_s: float = 15.0  # SIEGE_STREAM_HEARTBEAT_S: the longest an open stream stays silent
+    stream_ticket_ttl_s: int = 30  # SIEGE_STREAM_TICKET_TTL_S: how long a stream ticket opens a stream
 
     @property
     def redis_url(self) -> str:
@@ -74,7 +77,22 @@ class ServiceConfig:
             cors_origins=_origins(env.get("SIEGE_CORS_ORIGINS"), base.cors_origins),
             audit_max_entries=_read(env, "SIEGE_AUDIT_MAX_ENTRIES", int, base.audit_max_entries, minimum=1),
             metrics=_metrics(env.get("SIEGE_METRICS") or base.metrics),
+            max_streams=_read(env, "SIEGE_MAX_STREAMS", int, base.max_streams, minimum=0),
+            stream_heartbeat_s=_read(
+                env, "SIEGE_STREAM_HEARTBEAT_S", float, base.stream_heartbeat_s, minimum=0.01
+            ),
+            stream_ticket_ttl_s=_at_most(
+                _read(env, "SIEGE_STREAM_TICKET_TTL_S", int, base.stream_ticket_ttl_s, minimum=1),
+                MAX_TICKET_TTL_S,
+                "SIEGE_STREAM_TICKET_TTL_S",
+            ),
         )
+
+
+def _at_most(value: Number, maximum: Number, name: str) -> Number:
+    if value > maximum:
+        raise ValueError(f"{name} must be at most {maximum}, got {value}")
+    return value
 
 
 def _rate_limit(value: str) -> str:

@@ -12,6 +12,7 @@ from redis import Redis
 from eventstore.protocol import EventStore
 from service.battle_cache import BattleCache
 from service.config import ServiceConfig
+from service.hub import Hub
 from service.scheduling import Scheduler
 from service.token_cache import TokenCache
 
@@ -27,6 +28,7 @@ class Services:
     scheduler: Scheduler
     tokens: TokenCache
     waiters: threading.BoundedSemaphore  # `Prefer: wait` answers in progress: a thread is left for the rest
+    hub: Hub  # this process's stream reader; its thread starts with the first stream
 
 
 def services() -> Services:

@@ -3,7 +3,8 @@
 Threads, not sync workers: a `Prefer: wait` answer blocks on Redis (XREAD BLOCK, which releases the GIL)
 for up to SIEGE_MAX_WAIT_S, and with sync workers two of them held every worker, so `/healthz` waited.
 gthread keeps the code synchronous (no monkey-patching of redis-py or RQ, as gevent would need); the
-service caps concurrent waits per process below `threads` (SIEGE_MAX_WAITERS), so a thread is always free.
+service caps concurrent waits (SIEGE_MAX_WAITERS) and open SSE streams (SIEGE_MAX_STREAMS) per process
+below `threads`, so a thread is always free.
 Flags on the command line or in GUNICORN_CMD_ARGS override these."""
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 
 workers = 2  # one process per core on the reference machine
 worker_class = "gthread"
-threads = 8  # per worker: a held wait costs a thread, not the process
+# per worker: a held wait or an open stream costs a thread, not the process; 64 streams (SIEGE_MAX_STREAMS)
+# and 6 waits (SIEGE_MAX_WAITERS) leave 30 for commands, reads and /healthz
+threads = 100
 timeout = 30  # heartbeat: a worker whose main loop hangs this long is restarted (waits do not count)
 graceful_timeout = 15  # on SIGTERM, requests in flight finish, a 10 s wait included
 keepalive = 5  # seconds an idle keep-alive connection stays open

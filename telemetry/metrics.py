@@ -3,7 +3,7 @@ The API records appends, the workers what they fold; queue depth is read at scra
 
 from __future__ import annotations
 
-from prometheus_client import Counter, Histogram
+from prometheus_client import Counter, Gauge, Histogram
 
 FAST = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)  # one Redis round trip
 SLOW = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 1800.0)  # a job, a lag
@@ -26,4 +26,9 @@ PROJECTION_LAG_SECONDS = Histogram(
 )
 JOB_SECONDS = Histogram(
     "siege_job_seconds", "Duration of worker jobs, by job and outcome", ["job", "outcome"], buckets=SLOW
+)
+STREAMS_OPEN = Gauge(
+    "siege_streams_open",
+    "Server-Sent Events streams open now (GET /battles/{id}/stream), summed over the API processes",
+    multiprocess_mode="livesum",
 )

@@ -13,6 +13,7 @@ from service.endpoints import (
     replays,
     rulesets,
     state,
+    stream,
     tokens,
     viewer,
 )
@@ -25,6 +26,7 @@ def blueprints() -> list[Blueprint]:
         commands.blp,
         previews.blp,
         events.blp,
+        stream.blp,
         state.blp,
         tokens.blp,
         replays.blp,

@@ -19,6 +19,7 @@ REFUSALS: dict[auth.Access, tuple[tuple[int, str], ...]] = {
     "public": ((429, "TOO_MANY_REQUESTS"),),
     "create": ((401, "UNAUTHORIZED"), (429, "TOO_MANY_REQUESTS"), STORE_DOWN),
     "read": ((401, "UNAUTHORIZED"), (429, "TOO_MANY_REQUESTS"), STORE_DOWN),
+    "stream": ((401, "UNAUTHORIZED"), (429, "TOO_MANY_REQUESTS"), STORE_DOWN),
     "command": ((401, "UNAUTHORIZED"), (403, "FORBIDDEN"), (429, "TOO_MANY_REQUESTS"), STORE_DOWN),
     "gm": ((401, "UNAUTHORIZED"), (403, "FORBIDDEN"), (429, "TOO_MANY_REQUESTS"), STORE_DOWN),
 }

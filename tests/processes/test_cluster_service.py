@@ -14,6 +14,7 @@ from eventstore import keys
 from tests.fixtures.cluster import local_cluster
 from tests.fixtures.processes import LIVE_DB_OFFSET, LiveService, launched, with_db_offset
 from tests.processes.client import call, eventually, send
+from tests.processes.streams import LiveStream
 from tests.processes.test_replay_endpoint import replayed
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("processes")]
@@ -95,3 +96,28 @@ def _created(live: LiveService) -> tuple[str, str]:
 
 def _bearer(live: LiveService) -> dict[str, str]:
     return {"Authorization": f"Bearer {live.api_key}"}
+
+
+def test_streams_follow_battles_on_every_master(cluster_service: LiveService) -> None:
+    """One reader per API process follows every watched battle, though a cluster refuses multi-slot XREAD."""
+    live = cluster_service
+    store = live.store()
+    created = [_created(live) for _ in range(6)]
+    owners = {store.client.get_node_from_key(keys.log(b)).name for b, _ in created}  # type: ignore[union-attr]
+    streams = [
+        LiveStream(live.base_url, f"/battles/{b}/stream?after=0", {"Authorization": f"Bearer {gm}"})
+        for b, gm in created
+    ]
+    try:
+        for held in streams:
+            assert held.status == 200
+        sent = [send(live, b, gm, {"type": "advance_phase"}, wait_s=5) for b, gm in created]
+
+        for held, reply in zip(streams, sent, strict=True):
+            assert reply.status == 200, reply.body
+            events = held.events.outcomes(2)
+            assert [e.id for e in events] == ["1", "2"] and events[1].json() == reply.body
+    finally:
+        for held in streams:
+            held.close()
+    assert len(owners) > 1

@@ -1,0 +1,55 @@
+"""`GET /battles/{id}/stream` (Server-Sent Events) and `POST /battles/{id}/stream-tickets`."""
+
+from __future__ import annotations
+
+from flask import Response
+from marshmallow import EXCLUDE, RAISE
+
+from schemas.streams import StreamHeadersSchema, StreamQuerySchema, StreamTicketSchema
+from service import auth
+from service.deps import services
+from service.endpoints.blueprint import Blueprint
+from service.httpio import json_response
+from service.messages import language
+from service.streaming import EVENT_STREAM, RETRY_MS, open_stream
+from service.tickets import mint_ticket
+
+blp = Blueprint("stream", __name__, url_prefix="/battles", description="Live outcomes: an SSE stream.")
+FORMAT = (
+    f"`retry: {RETRY_MS}`, then one event per outcome in version order: `id: <version>`, `event: outcome`, "
+    "`data: <the outcome as GET .../events/{v} serves it, one line of JSON>`; `: keep-alive` comments "
+    'while idle; after an applied `conclude`, `event: end` with `data: {"version": v, "reason": '
+    '"concluded"}`, and the stream closes.'
+)
+STREAM_CONTENT = {EVENT_STREAM: {"schema": {"type": "string", "description": FORMAT}}}
+
+
+@blp.route("/<battle_id>/stream", methods=["GET"])
+@blp.access("stream")
+@blp.arguments(StreamQuerySchema, location="query", as_kwargs=True, unknown=RAISE)
+@blp.arguments(StreamHeadersSchema, location="headers", as_kwargs=True, unknown=EXCLUDE)
+@blp.doc(responses={200: {"description": "the stream (text/event-stream)", "content": STREAM_CONTENT}})
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def open_battle_stream(
+    battle_id: str,
+    after: int | None = None,
+    lang: str | None = None,
+    last_event_id: int | None = None,
+    **_documented: str,  # the ticket (read by service/auth.py) and Accept-Language
+) -> Response:
+    """Follow the battle's outcomes live (Server-Sent Events)"""
+    start = last_event_id if last_event_id is not None else after  # what a reconnecting EventSource sends
+    return open_stream(services(), battle_id, start, lang or language())
+
+
+@blp.route("/<battle_id>/stream-tickets", methods=["POST"])
+@blp.access("read")
+@blp.response(201, StreamTicketSchema, description="a single-use ticket for `GET .../stream?ticket=`")
+@blp.alt_response(404, response="NOT_FOUND")
+def mint_stream_ticket(battle_id: str) -> Response:
+    """Mint a single-use ticket that opens one stream (an EventSource cannot send Authorization)"""
+    deps = services()
+    ticket = mint_ticket(deps, battle_id, auth.current())
+    body = {"ticket": ticket, "expires_in": deps.config.stream_ticket_ttl_s}
+    return json_response(body, 201, {"Cache-Control": "no-store"})

@@ -1,0 +1,171 @@
+"""`GET /battles/{id}/stream`: a battle's outcomes as Server-Sent Events, resumable by version.
+
+Each outcome is one event (`id: <version>`, `event: outcome`, `data:` the outcome exactly as
+`GET .../events/{v}` serves it, its summary in the stream's language), in version order: first those
+already folded after the start (read from the store), then those the process's hub hands over live. A
+comment line keeps an idle stream open; after the outcome of an applied `conclude`, an `end` event closes
+it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass
+
+from flask import Response
+
+from eventstore.protocol import EventStore
+from service.deps import Services
+from service.hub import Delivered, Hub, StreamsFull, Subscription, delivered
+from service.messages import localized, summarized
+from service.problems import Problem
+
+EVENT_STREAM = "text/event-stream"
+RETRY_MS = 2000  # the reconnection delay an EventSource is told to use
+KEEP_ALIVE = ": keep-alive\n\n"
+PAGE = 100  # outcomes read from the store at a time while catching up
+STREAMS_RETRY_AFTER_S = 5
+CONCLUDE = "conclude"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Opened:
+    battle_id: str
+    ruleset: str
+    language: str
+    after: int  # outcomes after this version are sent
+    heartbeat_s: float
+
+
+def open_stream(deps: Services, battle_id: str, after: int | None, language: str) -> Response:
+    ruleset = deps.battles.ruleset_of(battle_id)
+    try:
+        subscription = deps.hub.subscribe(battle_id)  # before the start is read: nothing falls between
+    except StreamsFull:
+        raise too_many_streams(deps.config.max_streams) from None
+    try:
+        start = after if after is not None else deps.store.projected_version(battle_id)
+    except BaseException:
+        deps.hub.unsubscribe(subscription)
+        raise
+    opened = Opened(
+        battle_id=battle_id,
+        ruleset=ruleset,
+        language=language,
+        after=start,
+        heartbeat_s=deps.config.stream_heartbeat_s,
+    )
+    body = _released(deps.hub, subscription, frames(deps.store, subscription, opened))
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}  # no proxy may hold events back
+    response = Response(body, 200, headers, mimetype=EVENT_STREAM)
+    response.call_on_close(lambda: deps.hub.unsubscribe(subscription))  # even if never iterated
+    return localized(response, language)
+
+
+def too_many_streams(cap: int) -> Problem:
+    detail = f"This process holds its {cap} streams (SIEGE_MAX_STREAMS); retry, another may take it."
+    headers = {"Retry-After": str(STREAMS_RETRY_AFTER_S)}
+    return Problem(503, "too-many-streams", "Too many open streams", detail, headers=headers)
+
+
+def _released(hub: Hub, subscription: Subscription, body: Iterator[str]) -> Iterator[str]:
+    try:
+        yield from body
+    finally:
+        hub.unsubscribe(subscription)
+
+
+def frames(store: EventStore, subscription: Subscription, opened: Opened) -> Iterator[str]:
+    yield f"retry: {RETRY_MS}\n\n"
+    concluded = _concluded_at(store, opened.battle_id)
+    if concluded is not None:  # the stream ends at the conclusion: what is left up to it, then the end
+        if concluded > opened.after:
+            yield from _folded(store, opened, opened.after, upto=concluded)
+        else:
+            yield _end(concluded)
+        return
+    last, ended = yield from _folded(store, opened, opened.after)
+    if ended:
+        return
+    while True:
+        taken = subscription.take(opened.heartbeat_s)
+        if taken.closed:
+            return
+        fresh = [item for item in taken.items if item.version > last]
+        if taken.behind or (fresh and fresh[0].version != last + 1):  # dropped or a gap: read the store
+            last, ended = yield from _folded(store, opened, last)
+            if ended:
+                return
+            fresh = [item for item in fresh if item.version > last]
+        if not taken.items and not taken.behind:
+            yield KEEP_ALIVE
+        for item in fresh:
+            yield frame(item, opened)
+            last = item.version
+            if _concludes(item):
+                yield _end(last)
+                return
+
+
+def _folded(
+    store: EventStore, opened: Opened, after: int, upto: int | None = None
+) -> Generator[str, None, tuple[int, bool]]:
+    """The outcomes in the store after `after` (up to `upto`), a page at a time; answers the last version
+    sent and whether the stream ended (an applied `conclude` was among them)."""
+    last = after
+    while upto is None or last < upto:
+        limit = PAGE if upto is None else min(PAGE, upto - last)
+        rows = store.outcomes(opened.battle_id, after=last, limit=limit)
+        for item in delivered(store, opened.battle_id, rows):
+            yield frame(item, opened)
+            last = item.version
+            if _concludes(item):
+                yield _end(last)
+                return last, True
+        if len(rows) < limit:
+            break
+    return last, False
+
+
+def _concluded_at(store: EventStore, battle_id: str) -> int | None:
+    """The version of the applied `conclude` of a concluded battle (None while it is not concluded)."""
+    projection = store.projection(battle_id)
+    state = json.loads(projection.state) if projection is not None else {}
+    if not state.get("concluded"):
+        return None
+    # after a conclude every command is rejected, so the last one an undo would cancel is the conclude
+    undoable = int(state.get("undoable") or 0)
+    if undoable and _concludes_raw(store.outcome(battle_id, undoable)):
+        return undoable
+    after = 0
+    while rows := store.outcomes(battle_id, after=after, limit=PAGE):
+        for version, outcome in rows:
+            if _concludes_raw(outcome):
+                return version
+        after = rows[-1][0]
+    return None
+
+
+def _concludes_raw(outcome: str | None) -> bool:
+    if outcome is None:
+        return False
+    parsed = json.loads(outcome)
+    return bool(parsed.get("type") == CONCLUDE and parsed.get("status") == "applied")
+
+
+def frame(item: Delivered, opened: Opened) -> str:
+    """The SSE event of one outcome in the stream's language; rendered once per language per process."""
+    found = item.frames.get(opened.language)
+    if found is None:
+        told = summarized(opened.ruleset, item.outcome, item.command, opened.language)
+        data = json.dumps(told, ensure_ascii=False, separators=(",", ":"))
+        found = item.frames[opened.language] = f"id: {item.version}\nevent: outcome\ndata: {data}\n\n"
+    return found
+
+
+def _concludes(item: Delivered) -> bool:
+    return item.outcome.get("type") == CONCLUDE and item.outcome.get("status") == "applied"
+
+
+def _end(version: int) -> str:
+    return f'event: end\ndata: {{"version": {version}, "reason": "concluded"}}\n\n'
