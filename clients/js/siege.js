@@ -75,6 +75,32 @@
  */
 
 /**
+ * @typedef {object} BattleSummary
+ * @property {string} id
+ * @property {string | null} name
+ * @property {string} ruleset
+ * @property {string} rules_version
+ * @property {Record<string, unknown>} options
+ * @property {number} version the log head
+ * @property {number} projected_version the last version folded (0 before the first fold)
+ * @property {string} head_hash
+ * @property {string} dice_commitment
+ * @property {string} created_at
+ */
+
+/**
+ * @typedef {object} BattleState
+ * @property {number} version the version this state is just after
+ * @property {string} ruleset
+ * @property {string} rules_version
+ * @property {Record<string, unknown>} options
+ * @property {Record<string, unknown>} game the ruleset's own state
+ * @property {boolean} concluded
+ * @property {number} undoable the version an `undo` would cancel now (0: none)
+ * @property {string} dice_commitment
+ */
+
+/**
  * @typedef {object} TokenMinted
  * @property {string} id names the token for revocation and in `actor`
  * @property {string} token the bearer token, shown this once
@@ -215,7 +241,10 @@ export class SiegeClient {
     });
   }
 
-  /** The battle's summary: ruleset, options, log head (`version`) and `projected_version`. */
+  /**
+   * The battle's summary: ruleset, options, log head (`version`) and `projected_version`.
+   * @returns {Promise<BattleSummary>}
+   */
   async battle() {
     return (await this.#request("GET", "")).body;
   }
@@ -223,6 +252,7 @@ export class SiegeClient {
   /**
    * The projected state, or the state just after version `at`.
    * @param {{at?: number}} [options]
+   * @returns {Promise<BattleState>}
    */
   async state({ at } = {}) {
     return (await this.#request("GET", "/state", { query: { at } })).body;
@@ -341,7 +371,7 @@ export class SiegeClient {
    * @param {number} [handlers.after]
    * @param {(outcome: Outcome) => void} [handlers.onOutcome]
    * @param {(end: EndOfStream) => void} [handlers.onEnd]
-   * @param {(error: unknown, {willRetry}: {willRetry: boolean}) => void} [handlers.onError]
+   * @param {(error: SiegeError | Error, {willRetry}: {willRetry: boolean}) => void} [handlers.onError]
    * @param {() => void} [handlers.onOpen]
    * @returns {Subscription}
    */
@@ -363,7 +393,7 @@ export class SiegeClient {
       source?.close();
       source = null;
     };
-    const retry = (/** @type {unknown} */ error) => {
+    const retry = (/** @type {SiegeError | Error} */ error) => {
       source?.close();
       source = null;
       if (closed) return;
@@ -398,10 +428,11 @@ export class SiegeClient {
         });
         // the browser would reconnect by itself, with a used ticket: close and reconnect with a fresh one
         opened.onerror = (event) => {
-          if (source === opened) retry(event);
+          if (source !== opened) return;
+          retry(new SiegeError(0, null, "the stream was cut or refused", { cause: event }));
         };
       } catch (error) {
-        retry(error);
+        retry(error instanceof Error ? error : new Error(String(error)));
       }
     };
     connect();

@@ -4,6 +4,8 @@ real preflight; a page on a third origin is refused."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
 import os
 import secrets
@@ -19,6 +21,8 @@ import pytest
 from playwright.sync_api import Page
 
 from eventstore.config import connect
+from launcher import commands
+from launcher.probes import answers_200, free_port
 from tests.browser.sites import Site, static_site
 from tests.fixtures.processes import LiveService, launched, with_db_offset
 from tests.processes.client import call, create_battle, eventually
@@ -267,15 +271,6 @@ def _access(line: str) -> dict[str, Any] | None:
     return record.get("http") if isinstance(record, dict) and record.get("logger") == "siege.access" else None
 
 
-@pytest.fixture
-def streaming(api: LiveService) -> None:
-    """Until the stream endpoints land (branch sse), the subscription tests have nothing to talk to."""
-    paths = call("GET", f"{api.base_url}/openapi.json").body["paths"]
-    if "/battles/{battle_id}/stream-tickets" not in paths:
-        pytest.skip("no /battles/{id}/stream-tickets in this service yet")
-
-
-@pytest.mark.usefixtures("streaming")
 def test_subscribe_delivers_every_outcome_once_across_a_dropped_connection(
     api: LiveService, page: Page, sites: Origins
 ) -> None:
@@ -303,6 +298,8 @@ def test_subscribe_delivers_every_outcome_once_across_a_dropped_connection(
         assert outcome == served.body["outcome"]
     assert page.evaluate("window.ended") == {"version": concluded, "reason": "concluded"}
     assert page.evaluate("window.opens") >= 2
+    dropped = page.evaluate("window.streamErrors")
+    assert dropped and all(error["willRetry"] for error in dropped)  # the client saw the drop, and came back
     # each connection took a fresh ticket; the first one after the drop resumed after the last outcome seen
     tickets = [query(url)["ticket"] for url in streams]
     assert len(tickets) == len(set(tickets)) >= 2
@@ -313,7 +310,38 @@ def test_subscribe_delivers_every_outcome_once_across_a_dropped_connection(
     assert errors == []
 
 
-@pytest.mark.usefixtures("streaming")
+def test_outcomes_folded_while_the_api_was_down_come_first_on_resume(
+    api: LiveService, page: Page, sites: Origins
+) -> None:
+    errors = opened(page, sites.allowed)
+    streams = stream_requests(page)
+    battle_id, gm = created(api)
+    subscribe(page, api, battle_id, mint(api, battle_id, gm, "observer"))
+    page.wait_for_function("() => window.opens === 1")
+    before = send_once(api, battle_id, gm, wall(0))
+    page.wait_for_function("() => window.received.length === 1")
+
+    # the page's API stops; another API process on the same store takes commands, folded meanwhile
+    first = next(child for child in api.stack.children if child.name == "api")
+    with another_api(api) as elsewhere:
+        first.kill()
+        away = [send_once(elsewhere, battle_id, gm, wall(n)) for n in range(1, 4)]
+        eventually(lambda: projected(elsewhere, battle_id, gm) == away[-1], 30, "the fold of those sent away")
+        page.wait_for_function("() => window.streamErrors.some((error) => error.ticket)")
+        api.stack.restart(first)
+        eventually(lambda: answers_200(f"{api.base_url}/readyz"), 60, "the page's API back")
+    page.wait_for_function(f"() => window.received.length === {1 + len(away)}", timeout=60_000)
+    live = send_once(api, battle_id, gm, {"type": "conclude"})
+    page.wait_for_function("() => window.ended !== null")
+
+    assert [o["version"] for o in page.evaluate("window.received")] == [before, *away, live]
+    # the stream cut, then taking a ticket failed while the API was down (no answer): the client kept trying
+    failures = page.evaluate("window.streamErrors")
+    assert all(error["willRetry"] and error["status"] == 0 for error in failures)
+    assert query(streams[-1])["after"] == str(before)  # the one connection after the outage
+    assert errors == []
+
+
 def test_a_used_ticket_is_refused_and_a_concluded_battle_ends_at_once(
     api: LiveService, page: Page, sites: Origins
 ) -> None:
@@ -345,7 +373,10 @@ def test_a_used_ticket_is_refused_and_a_concluded_battle_ends_at_once(
 def stream_requests(page: Page) -> list[str]:
     """The URLs of the page's stream requests (the EventSource's, each with its ticket), in order."""
     urls: list[str] = []
-    page.on("request", lambda request: urls.append(request.url) if "/stream?" in request.url else None)
+    page.on(
+        "request",
+        lambda request: urls.append(request.url) if request.resource_type == "eventsource" else None,
+    )
     return urls
 
 
@@ -360,7 +391,11 @@ def subscribe(page: Page, api: LiveService, battle_id: str, token: str, language
                 onOpen: () => { window.opens += 1; },
                 onEnd: (end) => { window.ended = end; },
                 onError: (error, { willRetry }) =>
-                    window.streamErrors.push({ willRetry, status: error.status }),
+                    window.streamErrors.push({
+                        willRetry,
+                        status: error.status,
+                        ticket: error.message.includes("/stream-tickets"),  // no ticket taken
+                    }),
             });
         }""",
         {"base": api.base_url, "id": battle_id, "token": token, "language": language},
@@ -401,6 +436,25 @@ def send_once(api: LiveService, battle_id: str, gm: str, command: dict[str, Any]
             continue
         assert reply.status in (200, 202), reply.body
         return int(reply.body["version"])
+
+
+@contextlib.contextmanager
+def another_api(api: LiveService) -> Iterator[LiveService]:
+    """A second gunicorn on the same store and queue, on a port of its own; stopped after."""
+    base_url = f"http://127.0.0.1:{free_port()}"
+    child = api.stack.start("api-2", commands.api(base_url.removeprefix("http://")), api.env)
+    try:
+        eventually(lambda: answers_200(f"{base_url}/readyz"), 60, "the second API")
+        yield dataclasses.replace(api, base_url=base_url)
+    finally:
+        child.stop()
+        api.stack.children.remove(child)
+
+
+def projected(api: LiveService, battle_id: str, token: str) -> int:
+    return int(
+        call("GET", f"{api.base_url}/battles/{battle_id}", None, bearer(token)).body["projected_version"]
+    )
 
 
 def drop_the_api_workers(api: LiveService) -> None:
