@@ -72,7 +72,7 @@ const LABELS = {
     embarked: "embarked",
     hp: "hp",
     live_on: "Live: following the battle",
-    live_polling: "Live: polling every 2 s (no event stream)",
+    live_retrying: "Live: the stream dropped; reconnecting…",
     concluded: "The battle is concluded.",
   },
   fr: {
@@ -144,7 +144,7 @@ const LABELS = {
     embarked: "embarqué",
     hp: "pv",
     live_on: "Direct : la bataille est suivie",
-    live_polling: "Direct : interrogation toutes les 2 s (pas de flux)",
+    live_retrying: "Direct : le flux est coupé ; reconnexion…",
     concluded: "La bataille est conclue.",
   },
 };

@@ -2,7 +2,6 @@
 // audit, and shows the map at the version the timeline points to; live mode follows new outcomes.
 
 import { labels, pickLanguage } from "./i18n.js";
-import { follow } from "./live.js";
 import { logRow, undoneBy } from "./log.js";
 import { drawEpic, epicCaption, gateState, sectionOrder, sectionStatus } from "./map-epic.js";
 import { drawPathfinder, pathfinderCaption, shotsOf, squareText } from "./map-pathfinder.js";
@@ -193,20 +192,28 @@ class Viewer {
     }
   }
 
+  // each new outcome from the event stream, resumed after the last one seen across reconnections
   follow() {
     $("live-status").textContent = "";
-    this.subscription = follow(this.client, {
+    this.subscription = this.client.subscribe({
       after: this.head(),
-      onMode: (mode) => ($("live-status").textContent = mode === "stream" ? this.words.live_on : this.words.live_polling),
+      onOpen: () => ($("live-status").textContent = this.words.live_on),
       onOutcome: (outcome) => this.arrived(outcome),
       onEnd: () => {
-        $("live-status").textContent = this.words.concluded;
-        $("live").checked = false;
-        this.subscription = null;
+        this.stopped(this.words.concluded);
         this.audit();
       },
-      onError: (error) => ($("live-status").textContent = error.message),
+      onError: (error, { willRetry }) => {
+        if (willRetry) $("live-status").textContent = this.words.live_retrying;
+        else this.stopped(error.message);
+      },
     });
+  }
+
+  stopped(why) {
+    this.subscription = null;
+    $("live").checked = false;
+    $("live-status").textContent = why;
   }
 
   unfollow() {
