@@ -9,11 +9,13 @@ import { SiegeClient } from "./siege.js";
 import { html } from "./svg.js";
 
 const PAGE = 200; // events per request: the service clamps it to its own page maximum
+const SLIDER_REST_MS = 120;
+const STATES_KEPT = 200; // states remembered for stepping back and forth; the oldest read goes first
 
 const $ = (id) => document.getElementById(id);
 
-// The token lives in this closure only: read from the fragment, then the fragment is gone from the
-// address bar and the history, so it never reaches a request line, a Referer or a bookmark.
+// The token is kept in memory only (by the client): read from the fragment, which then leaves the address
+// bar and the history, so it never reaches a request line, a Referer or a bookmark.
 function takeToken() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   const token = fragment.get("token");
@@ -69,7 +71,11 @@ class Viewer {
     const slider = $("version");
     slider.disabled = false;
     slider.max = String(this.head());
-    slider.addEventListener("input", () => this.show(Number(slider.value)));
+    let dragging = null; // a drag across many versions reads only the one it rests on
+    slider.addEventListener("input", () => {
+      clearTimeout(dragging);
+      dragging = setTimeout(() => this.show(Number(slider.value)), SLIDER_REST_MS);
+    });
     $("first").addEventListener("click", () => this.show(1));
     $("previous").addEventListener("click", () => this.show(this.wanted - 1));
     $("next").addEventListener("click", () => this.show(this.wanted + 1));
@@ -111,7 +117,10 @@ class Viewer {
   }
 
   async stateAt(v) {
-    if (!this.states.has(v)) this.states.set(v, this.client.state({ at: v }));
+    if (!this.states.has(v)) {
+      this.states.set(v, this.client.state({ at: v }));
+      if (this.states.size > STATES_KEPT) this.states.delete(this.states.keys().next().value);
+    }
     try {
       return await this.states.get(v);
     } catch (error) {

@@ -156,6 +156,11 @@ def test_the_east_wall_assault_steps_through_its_versions(
     expect(page.locator("#map g[data-entity-id]")).to_have_count(0)
     page.keyboard.press("End")
     version_shown(page, east_wall.head, east_wall.head)
+    page.locator("#version").fill(str(EAST_WALL_REJECTED))  # the slider, dragged there
+    version_shown(page, EAST_WALL_REJECTED, east_wall.head)
+    expect(page.locator('#map g.stand[data-entity-id="csm"]')).to_have_count(1)
+    page.keyboard.press("End")
+    version_shown(page, east_wall.head, east_wall.head)
 
     rejected = page.locator(f'#log li[data-version="{EAST_WALL_REJECTED}"]')
     expect(rejected).to_have_class("entry rejected")
