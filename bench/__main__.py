@@ -10,7 +10,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench import measures, previews
+from bench import measures, previews, streams
 from bench.measures import Row
 from bench.stack import running
 
@@ -56,6 +56,7 @@ def run_all(bench: measures.Bench, *, seconds: float, battles: int, entries: int
     rows.append(measures.catch_up(bench, spread))
     say("Prefer: wait latency at half the max ingest")
     rows.append(measures.wait_latency(bench, spread, max_rate / 2, seconds))
+    rows += streams.measure(bench, spread, seconds)
     hot_id, hot_token = spread[0]
     say(f"fold: {entries} entries on one battle")
     rows.append(measures.fold(bench, hot_id, entries))

@@ -41,7 +41,6 @@ class Delivered:
 class Taken:
     items: list[Delivered]
     behind: bool  # outcomes were dropped (a slow reader): read the store from the last one sent
-    closed: bool  # the hub is shutting down: end the stream
 
 
 class StreamsFull(Exception):
@@ -56,7 +55,7 @@ class Subscription:
         self._backlog = backlog
         self._ready = threading.Condition()
         self._items: list[Delivered] = []
-        self._behind = self._closed = False
+        self._behind = False
 
     def push(self, items: Sequence[Delivered]) -> None:
         with self._ready:
@@ -66,16 +65,11 @@ class Subscription:
                 self._items.extend(items)
             self._ready.notify()
 
-    def close(self) -> None:
-        with self._ready:
-            self._closed = True
-            self._ready.notify()
-
     def take(self, timeout_s: float) -> Taken:
         """What came since the last take, waiting up to timeout_s for something."""
         with self._ready:
-            self._ready.wait_for(lambda: self._items or self._behind or self._closed, timeout=timeout_s)
-            taken = Taken(items=self._items, behind=self._behind, closed=self._closed)
+            self._ready.wait_for(lambda: self._items or self._behind, timeout=timeout_s)
+            taken = Taken(items=self._items, behind=self._behind)
             self._items, self._behind = [], False
             return taken
 
@@ -139,13 +133,6 @@ class Hub:
                 del self._watched[subscription.battle_id]
             self._open -= 1
             STREAMS_OPEN.dec()
-
-    def close_all(self) -> None:
-        """Tell every stream to end (a worker shutting down): clients reconnect elsewhere and resume."""
-        with self._changed:
-            for watched in self._watched.values():
-                for subscription in watched.subscribers:
-                    subscription.close()
 
     def _start(self) -> None:
         if self._thread is None:

@@ -85,12 +85,14 @@ def frames(store: EventStore, subscription: Subscription, opened: Opened) -> Ite
             yield _end(concluded)
         return
     last, ended = yield from _folded(store, opened, opened.after)
-    if ended:
-        return
+    if not ended:
+        yield from _live(store, subscription, opened, last)
+
+
+def _live(store: EventStore, subscription: Subscription, opened: Opened, last: int) -> Iterator[str]:
+    """What the hub hands over after `last`; a heartbeat when nothing came in time."""
     while True:
         taken = subscription.take(opened.heartbeat_s)
-        if taken.closed:
-            return
         fresh = [item for item in taken.items if item.version > last]
         if taken.behind or (fresh and fresh[0].version != last + 1):  # dropped or a gap: read the store
             last, ended = yield from _folded(store, opened, last)

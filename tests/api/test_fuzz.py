@@ -69,6 +69,8 @@ def test_the_api_honours_its_openapi_document(roomy_app: Flask, redis_store: Eve
         battle = ended_id if operation.path.endswith(STREAM) else battle_id
         path = {"battle_id": battle} if "{battle_id}" in operation.path else None
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+            if mode is GenerationMode.POSITIVE and operation.path.endswith("/stream"):
+                continue  # a stream that fits never ends, so no answer is whole (tests/api/test_stream.py)
             strategy = operation.as_strategy(
                 generation_mode=mode, path_parameters=path, headers=NO_WAITING, auth_storage=credentials
             )

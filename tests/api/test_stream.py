@@ -15,9 +15,11 @@ from flask import Flask
 from eventstore.redis_store import RedisEventStore
 from service.app import create_app
 from service.deps import EXTENSION, Services
+from service.hub import BACKLOG
 from tests.api.helpers import accepted, assert_problem, bearer, create_battle, fold, mint, outcome, send
 from tests.fixtures.app import GmClient, config_for
 from tests.sse import Event, EventReader, lines_of
+from tests.workers.logs import append
 
 PHASE = {"type": "advance_phase"}
 CONCLUDE = {"type": "conclude"}
@@ -130,6 +132,21 @@ def test_resuming_after_a_disconnect_loses_and_duplicates_nothing(
 
     assert versions(seen) == list(range(1, 8))
     assert [e.json() for e in seen] == [outcome(client, battle_id, v) for v in range(1, 8)]
+
+
+def test_a_stream_that_falls_behind_reads_the_store_and_loses_nothing(
+    client: GmClient, redis_store: RedisEventStore
+) -> None:
+    battle_id = battle_with(client, redis_store, commands=0)
+    many = BACKLOG + 100  # more than a subscription holds for a reader that reads nothing
+
+    with stream(client, battle_id) as events:
+        events.next()  # subscribed; nothing is read from here on while the outcomes land
+        append(redis_store, battle_id, many)
+        fold(redis_store, battle_id)
+        sent = events.outcomes(many)
+
+    assert versions(sent) == list(range(2, many + 2))
 
 
 def test_an_idle_stream_sends_heartbeats(client: GmClient, redis_store: RedisEventStore) -> None:
