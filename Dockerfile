@@ -16,6 +16,8 @@ COPY launcher ./launcher
 COPY telemetry ./telemetry
 COPY summaries ./summaries
 COPY webhooks ./webhooks
+# the viewer serves clients/js/siege.js through a link in service/viewer_files: the build copies the file
+COPY clients ./clients
 RUN pip install -c constraints.txt ".[dashboard]" \
     && rm -rf build ./*.egg-info \
     && useradd --system --no-create-home --uid 10001 siege

@@ -15,6 +15,7 @@ from service.endpoints import (
     state,
     stream,
     tokens,
+    viewer,
     webhooks,
 )
 from service.endpoints.blueprint import Blueprint
@@ -35,4 +36,5 @@ def blueprints() -> list[Blueprint]:
         export.blp,
         rulesets.blp,
         health.blp,
+        viewer.blp,
     ]

@@ -1,0 +1,45 @@
+// The catalogs' words for the codes the map shows (service/locales; a test keeps them equal).
+export const TERMS = {
+  "en": {
+    "epic.phase.orders": "orders",
+    "epic.phase.movement": "movement",
+    "epic.phase.first_fire": "first fire",
+    "epic.phase.close_combat": "close combat",
+    "epic.phase.advance_fire": "advance fire",
+    "epic.phase.end": "end",
+    "epic.kind.wall": "wall",
+    "epic.kind.tower": "tower",
+    "epic.kind.gate": "gate",
+    "epic.kind.blockhouse": "blockhouse",
+    "pathfinder.wind.none": "calm",
+    "pathfinder.wind.light": "light",
+    "pathfinder.wind.moderate": "moderate",
+    "pathfinder.wind.strong": "strong",
+    "pathfinder.wind.severe": "severe",
+    "pathfinder.wind.windstorm": "windstorm",
+    "pathfinder.wind.storm": "storm",
+    "pathfinder.wind.hurricane": "hurricane",
+    "pathfinder.wind.tornado": "tornado"
+  },
+  "fr": {
+    "epic.phase.orders": "phase d'ordres",
+    "epic.phase.movement": "mouvement",
+    "epic.phase.first_fire": "premier tir",
+    "epic.phase.close_combat": "corps à corps",
+    "epic.phase.advance_fire": "tir d'avance",
+    "epic.phase.end": "phase finale",
+    "epic.kind.wall": "muraille",
+    "epic.kind.tower": "tour",
+    "epic.kind.gate": "porte",
+    "epic.kind.blockhouse": "fortin",
+    "pathfinder.wind.none": "calme",
+    "pathfinder.wind.light": "léger",
+    "pathfinder.wind.moderate": "modéré",
+    "pathfinder.wind.strong": "fort",
+    "pathfinder.wind.severe": "violent",
+    "pathfinder.wind.windstorm": "tempête de vent",
+    "pathfinder.wind.storm": "tempête",
+    "pathfinder.wind.hurricane": "ouragan",
+    "pathfinder.wind.tornado": "tornade"
+  }
+};

@@ -1,0 +1,270 @@
+// The viewer page: reads the token from the URL fragment (then clears it), loads the battle, its log and
+// audit, and shows the map at the version the timeline points to; live mode follows new outcomes.
+
+import { labels, pickLanguage } from "./i18n.js";
+import { logRow, undoneBy } from "./log.js";
+import { drawEpic, epicCaption, gateState, sectionOrder, sectionStatus } from "./map-epic.js";
+import { drawPathfinder, pathfinderCaption, shotsOf, squareText } from "./map-pathfinder.js";
+import { SiegeClient } from "./siege.js";
+import { html } from "./svg.js";
+
+const PAGE = 200; // events per request: the service clamps it to its own page maximum
+const SLIDER_REST_MS = 120;
+const STATES_KEPT = 200; // states remembered for stepping back and forth; the oldest read goes first
+
+const $ = (id) => document.getElementById(id);
+
+// The token is kept in memory only (by the client): read from the fragment, which then leaves the address
+// bar and the history, so it never reaches a request line, a Referer or a bookmark.
+function takeToken() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const token = fragment.get("token");
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  return token;
+}
+
+function translatePage(words, language) {
+  document.documentElement.lang = language;
+  for (const node of document.querySelectorAll("[data-label]")) node.textContent = words[node.dataset.label];
+  for (const node of document.querySelectorAll("[data-label-aria]")) node.setAttribute("aria-label", words[node.dataset.labelAria]);
+  document.title = words.title;
+}
+
+class Viewer {
+  constructor(client, words) {
+    this.client = client;
+    this.words = words;
+    this.entries = [];
+    this.states = new Map();
+    this.shown = null;
+    this.wanted = null;
+    this.subscription = null;
+  }
+
+  async start() {
+    $("status").textContent = this.words.loading;
+    this.battle = await this.client.battle();
+    $("battle-name").textContent = this.battle.name ? `· ${this.battle.name}` : "";
+    $("battle-meta").textContent = `${this.battle.ruleset} · ${this.battle.rules_version} · ${this.battle.id}`;
+    await this.loadEvents(0);
+    this.bindTimeline();
+    await this.show(this.head());
+    $("status").textContent = "";
+    this.audit();
+  }
+
+  async loadEvents(after) {
+    let page = await this.client.events({ after, limit: PAGE });
+    for (;;) {
+      this.entries.push(...page.events.filter((e) => e.outcome));
+      if (page.next === null || page.events.some((e) => !e.outcome)) break;
+      page = await this.client.events({ after: page.next, limit: PAGE });
+    }
+    this.renderLog();
+  }
+
+  head() {
+    return this.entries.length ? this.entries[this.entries.length - 1].version : 1;
+  }
+
+  bindTimeline() {
+    const slider = $("version");
+    slider.disabled = false;
+    slider.max = String(this.head());
+    let dragging = null; // a drag across many versions reads only the one it rests on
+    slider.addEventListener("input", () => {
+      clearTimeout(dragging);
+      dragging = setTimeout(() => this.show(Number(slider.value)), SLIDER_REST_MS);
+    });
+    $("first").addEventListener("click", () => this.show(1));
+    $("previous").addEventListener("click", () => this.show(this.wanted - 1));
+    $("next").addEventListener("click", () => this.show(this.wanted + 1));
+    $("last").addEventListener("click", () => this.show(this.head()));
+    $("live").addEventListener("change", (event) => (event.target.checked ? this.follow() : this.unfollow()));
+    document.addEventListener("keydown", (event) => {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      const onSlider = event.target === slider; // the range input moves itself on arrows; keep one step
+      const typing = ["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName) && !onSlider;
+      if (typing) return;
+      const moves = { ArrowLeft: this.wanted - 1, ArrowRight: this.wanted + 1, Home: 1, End: this.head() };
+      if (!(event.key in moves)) return;
+      event.preventDefault();
+      this.show(moves[event.key]);
+    });
+  }
+
+  async show(version) {
+    const v = Math.max(1, Math.min(this.head(), version));
+    this.wanted = v;
+    $("version").value = String(v);
+    $("version-out").textContent = this.words.versionOf(v, this.head());
+    $("previous").disabled = v <= 1;
+    $("first").disabled = v <= 1;
+    $("next").disabled = v >= this.head();
+    $("last").disabled = v >= this.head();
+    let state;
+    try {
+      state = await this.stateAt(v);
+    } catch (error) {
+      $("status").textContent = this.words.loadFailed(error.message);
+      return;
+    }
+    if (this.wanted !== v) return; // a later step overtook this one
+    $("status").textContent = "";
+    this.shown = v;
+    this.renderMap(state, v);
+    this.markCurrent(v);
+  }
+
+  async stateAt(v) {
+    if (!this.states.has(v)) {
+      this.states.set(v, this.client.state({ at: v }));
+      if (this.states.size > STATES_KEPT) this.states.delete(this.states.keys().next().value);
+    }
+    try {
+      return await this.states.get(v);
+    } catch (error) {
+      this.states.delete(v);
+      throw error;
+    }
+  }
+
+  renderMap(state, v) {
+    const words = this.words;
+    const map = $("map");
+    const notes = [];
+    if (state.ruleset === "epic") {
+      map.replaceChildren(drawEpic(state.game, words));
+      $("map-caption").textContent = epicCaption(state, words);
+      for (const section of sectionOrder(state.game.sections || [])) {
+        const gate = gateState(section, words);
+        const said = `${section.id} (${words.term(`epic.kind.${section.kind}`)}): ${sectionStatus(section, words)}${gate ? ` · ${gate}` : ""}`;
+        notes.push(html("li", { "data-entity-id": section.id, class: "note section-note" }, said));
+      }
+    } else {
+      const shots = shotsOf(this.entries, v);
+      map.replaceChildren(drawPathfinder(state.game, shots, words));
+      $("map-caption").textContent = pathfinderCaption(state, words);
+      for (const shot of shots) {
+        const strayed = shot.scatter ? ` · ${shot.scatter.direction} ${shot.scatter.distance_squares}` : "";
+        notes.push(
+          html(
+            "li",
+            { class: "note shot-note", "data-version": shot.version, "data-entity-id": shot.engineId },
+            `v${shot.version} ${shot.engineId}: ${words.aimedSquare} ${squareText(shot.origin)} → ${words.landing} ${squareText(shot.landing)}${strayed}`,
+          ),
+        );
+      }
+    }
+    $("map-notes").replaceChildren(...notes);
+  }
+
+  renderLog() {
+    const undone = undoneBy(this.entries);
+    $("log").replaceChildren(...this.entries.map((entry) => logRow(entry, undone, this.words, (v) => this.show(v))));
+    if (this.shown !== null) this.markCurrent(this.shown);
+  }
+
+  markCurrent(v) {
+    for (const row of $("log").querySelectorAll("[aria-current]")) row.removeAttribute("aria-current");
+    const row = $("log").querySelector(`[data-version="${v}"]`);
+    if (!row) return;
+    row.setAttribute("aria-current", "step");
+    const list = $("log"); // scroll the log only, never the page under the reader
+    if (row.offsetTop < list.scrollTop || row.offsetTop + row.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = row.offsetTop - list.clientHeight / 3;
+    }
+  }
+
+  async audit() {
+    const badge = $("audit");
+    const words = this.words;
+    badge.className = "badge checking";
+    badge.textContent = words.auditChecking;
+    try {
+      const audit = await this.client.audit();
+      const dice = audit.dice;
+      const lines = [
+        audit.chain.ok ? words.chainOk : words.chainBroken(audit.chain.broken_at),
+        audit.replay.ok ? words.replayOk : words.replayDiffers(audit.replay.first_difference?.version),
+        !dice.verifiable ? words.seedHidden : dice.commitment_ok ? words.seedRevealed : words.seedWrong,
+      ];
+      if (dice.verifiable) lines.push(dice.mismatches.length ? words.rollsWrong(dice.mismatches.length) : words.rollsVerified(dice.checked_rolls));
+      badge.className = `badge ${audit.ok ? "ok" : "failed"}`;
+      badge.replaceChildren(
+        html("strong", {}, `${audit.ok ? words.auditOk : words.auditFailed} · v${audit.audited_upto}`),
+        html("ul", {}, lines.map((line) => html("li", {}, line))),
+      );
+    } catch (error) {
+      badge.className = "badge failed";
+      badge.textContent = `${words.auditUnavailable}: ${error.message}`;
+    }
+  }
+
+  // each new outcome from the event stream, resumed after the last one seen across reconnections
+  follow() {
+    $("live-status").textContent = "";
+    this.subscription = this.client.subscribe({
+      after: this.head(),
+      onOpen: () => ($("live-status").textContent = this.words.live_on),
+      onOutcome: (outcome) => this.arrived(outcome),
+      onEnd: () => {
+        this.stopped(this.words.concluded);
+        this.audit();
+      },
+      onError: (error, { willRetry }) => {
+        if (willRetry) $("live-status").textContent = this.words.live_retrying;
+        else this.stopped(error.message);
+      },
+    });
+  }
+
+  stopped(why) {
+    this.subscription = null;
+    $("live").checked = false;
+    $("live-status").textContent = why;
+  }
+
+  unfollow() {
+    this.subscription?.close();
+    this.subscription = null;
+    $("live-status").textContent = "";
+  }
+
+  async arrived(outcome) {
+    const following = this.wanted === this.head();
+    let entry;
+    try {
+      entry = await this.client.event(outcome.version); // the command as logged too (who fired, at what)
+    } catch (error) {
+      $("live-status").textContent = error.message;
+      return;
+    }
+    if (this.entries.some((e) => e.version === entry.version)) return;
+    this.entries.push({ ...entry, outcome });
+    this.entries.sort((a, b) => a.version - b.version);
+    $("version").max = String(this.head());
+    this.renderLog();
+    await this.show(following ? this.head() : this.wanted);
+  }
+}
+
+async function main() {
+  const language = pickLanguage(navigator.languages?.length ? navigator.languages : [navigator.language]);
+  const words = labels(language);
+  translatePage(words, language);
+  const token = takeToken();
+  const battleId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
+  if (!token) {
+    $("status").textContent = words.noToken;
+    return;
+  }
+  const client = new SiegeClient({ baseUrl: location.origin, battleId, token, language });
+  try {
+    await new Viewer(client, words).start();
+  } catch (error) {
+    $("status").textContent = words.loadFailed(error.message);
+  }
+}
+
+main();
