@@ -1,4 +1,4 @@
-// The catalogs' words for the codes the map shows (service/locales; a test keeps them equal).
+// The catalogs' words for the codes the map shows (summaries/locales; a test keeps them equal).
 export const TERMS = {
   "en": {
     "epic.phase.orders": "orders",

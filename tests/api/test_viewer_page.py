@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
-from service.messages.catalogs import message
 
 from service.endpoints.viewer import FILES
+from summaries.catalogs import message
 from tests.api.helpers import assert_problem
 
 ROOT = Path(__file__).resolve().parents[2]
