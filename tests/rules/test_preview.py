@@ -141,6 +141,22 @@ def test_a_ram_hits_a_gate_of_ac_4_on_a_d20_of_3_or_more_sampled_with_its_standa
 
 
 @pytest.mark.example("EX-PF-22")
+def test_a_rams_2d6_damage_averages_as_computed_by_hand_within_its_standard_error() -> None:
+    """The ram hits on a d20 of 3+ (18/20). A 20 threatens and confirms on 3+ (d20 + 1 against AC 4): 6d6 +
+    3 × 10, mean 51, with odds 1/20 × 18/20 = 0.045; every other hit is 2d6 + 10, mean 17, with odds
+    17/20 + 1/20 × 2/20 = 0.855. So the mean damage of a hit is (0.855 × 17 + 0.045 × 51) / 0.9 = 18.7,
+    and one hit in 20 is a critical (0.045 / 0.9)."""
+    t = rammed_gate()
+    answer = odds(t, {"type": "ram", "engine_id": "lr", "target": {"structure_id": "lg"}, "charging": True})
+    damage = answer["fields"]["damage.total"]
+    assert abs(damage["mean"] - 18.7) < 4 * damage["mean_se"]
+    assert damage["max"] <= 36 + 30  # 6d6 + 30 at most
+    critical = sum(bucket["p"] for bucket in damage["histogram"] if bucket["from"] > 22)
+    assert abs(damage["p"] - 0.9) < 0.03  # damage is drawn on every hit
+    assert abs(critical / damage["p"] - 0.05) < 0.015  # only a critical passes 2d6 + 10 = 22
+
+
+@pytest.mark.example("EX-PF-22")
 def test_sampled_previews_do_not_depend_on_the_battles_seed() -> None:
     command = {"engine_id": "lr", "target": {"structure_id": "lg"}, "charging": True}
     one, other = rammed_gate(), rammed_gate()
