@@ -1,5 +1,6 @@
 """The rules' frozen slotted records on the fold's hot path: `replace` (dataclasses.replace at a third of its
-cost) and `by_id` (the record with an id, in a tuple kept in creation order).
+cost), `by_id` (the record with an id, in a tuple kept in creation order) and `with_id` (that tuple with
+one record changed).
 
 The fold copies a record for almost every event it applies (an engine has some forty fields), and
 dataclasses.replace walks `fields()`, builds keyword arguments and runs the frozen `__init__` each time.
@@ -59,6 +60,15 @@ def _copier(kind: type) -> Copier:
     exec("\n".join(lines), scope)  # code built from the record's own field names only
     copy: Callable[[Any], Any] = scope["copy"]
     return copy
+
+
+def with_id(records: tuple[R, ...], ident: str, change: Callable[[R], R]) -> tuple[R, ...]:
+    """`records` with the record of that id changed (ids are unique); the others are the same objects, copied
+    by slicing rather than tested one by one."""
+    for n, record in enumerate(records):
+        if record.id == ident:
+            return (*records[:n], change(record), *records[n + 1 :])
+    return records
 
 
 def by_id(records: tuple[R, ...], ident: str) -> R | None:
