@@ -22,7 +22,8 @@ from rules.references import check_ids
 
 def check_common(command: Command, state: PfState, dice: Dice) -> None:
     check_ids(command, state, known)
-    dice.check_ranges({**DICE_SLOTS, **varying_sides(command, state)})
+    if dice.supplied_any:  # the faces of each slot are looked up only when there is a value to check
+        dice.check_ranges({**DICE_SLOTS, **varying_sides(command, state)})
 
 
 def varying_sides(command: Command, state: PfState) -> dict[str, int | None]:
