@@ -70,9 +70,10 @@ def engine_checks(state: PfState, engine: Engine) -> None:
         raise Rejected("engine_busy", id=engine.id)
     if engine.disabled:
         raise Rejected("engine_disabled", id=engine.id)
-    if crew_status(state, engine) is None:
+    status = crew_status(state, engine)
+    if status is None:
         return  # no crew status (assault bridges, PF-CREW-03)
     if not engine.crew_ids:
         raise Rejected("no_crew", id=engine.id)
-    if crew_status(state, engine) == "insufficient":
+    if status == "insufficient":
         raise Rejected("crew_insufficient", id=engine.id)
