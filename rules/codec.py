@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import operator
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -37,7 +36,7 @@ def _encoder_for(kind: type) -> Callable[[Any], JSON]:
         names = tuple(f.name for f in fields)
         # a field may be written under another name: `from`, a Python keyword, is `origin` in the record
         keys = tuple(f.metadata.get(JSON_NAME, f.name) for f in fields)
-        return _record_encoder(keys, operator.attrgetter(*names)) if names else lambda _: {}
+        return _record_encoder(keys, names)
     if issubclass(kind, enum.Enum):
         return lambda value: value.value
     if issubclass(kind, Mapping):
@@ -47,14 +46,17 @@ def _encoder_for(kind: type) -> Callable[[Any], JSON]:
     return lambda value: value
 
 
-def _record_encoder(names: tuple[str, ...], read: Callable[[Any], Any]) -> Callable[[Any], JSON]:
-    if len(names) == 1:  # attrgetter of one name returns the value, not a 1-tuple
-        (name,) = names
-        return lambda value: {name: _item(read(value))}
-    # the scalar test inline, not through _item: most fields are scalars, and a call per field shows
-    return lambda value: {
-        name: v if type(v) in _SCALARS else encode(v) for name, v in zip(names, read(value), strict=True)
-    }
+def _record_encoder(keys: tuple[str, ...], names: tuple[str, ...]) -> Callable[[Any], JSON]:
+    """One straight-line function per record type, written once as dataclasses writes `__init__`: the
+    dict literal of its fields, the scalar test inline (most fields are scalars, a call per field shows)."""
+    reads = "".join(f"    v{n} = value.{name}\n" for n, name in enumerate(names))
+    members = ", ".join(
+        f"{key!r}: v{n} if type(v{n}) in scalars else encode(v{n})" for n, key in enumerate(keys)
+    )
+    scope: dict[str, Any] = {"scalars": _SCALARS, "encode": encode}
+    exec(f"def encoder(value):\n{reads}    return {{{members}}}", scope)  # the record's own names only
+    encoder: Callable[[Any], JSON] = scope["encoder"]
+    return encoder
 
 
 def _item(value: Any) -> JSON:

@@ -77,6 +77,11 @@ class Dice:
     def one(self, slot: str, sides: int) -> int:
         return self.roll(slot, sides, 1)[0]
 
+    @property
+    def supplied_any(self) -> bool:
+        """Whether the entry supplied any die (most draw every die from the stream)."""
+        return bool(self._supplied)
+
     def check_ranges(self, sides_of: Mapping[str, int | None]) -> None:
         """Reject supplied values above their slot's die (slots of varying size are checked when drawn)."""
         for slot, values in self._supplied.items():

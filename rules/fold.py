@@ -163,9 +163,11 @@ def _decide(
         return battle.game, result, ()
     command = prepared(ruleset, battle, entry)
     decided = ruleset.decide(command, battle.game, dice)
-    game = battle.game
-    for event in decided.events:
-        game = ruleset.evolve(game, event)
+    game = decided.state
+    if game is None:  # the handler did not evolve its events itself
+        game = battle.game
+        for event in decided.events:
+            game = ruleset.evolve(game, event)
     return game, encode(decided.result), decided.events
 
 

@@ -1,12 +1,13 @@
 """The rules' frozen slotted records on the fold's hot path: `replace` (dataclasses.replace at a third of its
-cost) and `by_id` (the record with an id, in a tuple kept in creation order).
+cost), `by_id` (the record with an id, in a tuple kept in creation order) and `with_id` (that tuple with
+one record changed).
 
 The fold copies a record for almost every event it applies (an engine has some forty fields), and
 dataclasses.replace walks `fields()`, builds keyword arguments and runs the frozen `__init__` each time.
-Here each slot is copied by its own descriptor, then the changes are set: the same record, equal and
-hashing alike. Records with a `__post_init__` or a field outside `__init__` go through dataclasses.replace,
-whose semantics (derived fields recomputed) they need. Type checkers see dataclasses.replace itself, so
-every call is still checked against the record's fields."""
+Here each slot is copied by its own descriptor, then the changes are set the same way: the same record,
+equal and hashing alike. Records with a `__post_init__` or a field outside `__init__` go through
+dataclasses.replace, whose semantics (derived fields recomputed) they need. Type checkers see
+dataclasses.replace itself, so every call is still checked against the record's fields."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ class Identified(Protocol):
 
 R = TypeVar("R", bound=Identified)
 
-Copier = Callable[[Any], Any] | None  # record -> a new record with the same field values
+Setter = Callable[[Any, Any], None]  # a slot's own descriptor: (record, value)
+# record type -> (record -> a new record with the same field values, field name -> its setter)
+Copier = tuple[Callable[[Any], Any], dict[str, Setter]] | None
 _copiers: dict[type, Copier] = {}
 
 if TYPE_CHECKING:
@@ -36,11 +39,13 @@ else:
             copy = _copiers[kind] = _copier(kind)
         if copy is None:
             return dataclasses.replace(record, **changes)
-        new = copy(record)
+        duplicate, setters = copy
+        new = duplicate(record)
         for name, value in changes.items():
-            if name not in kind.__dataclass_fields__:
+            setter = setters.get(name)
+            if setter is None:
                 raise TypeError(f"{kind.__name__} has no field {name!r}")
-            object.__setattr__(new, name, value)  # a frozen record refuses plain setattr
+            setter(new, value)  # the slot's descriptor: a frozen record refuses plain setattr
         return new
 
 
@@ -50,15 +55,25 @@ def _copier(kind: type) -> Copier:
     fields = dataclasses.fields(kind)
     if hasattr(kind, "__post_init__") or not hasattr(kind, "__slots__") or not all(f.init for f in fields):
         return None
+    setters: dict[str, Setter] = {f.name: getattr(kind, f.name).__set__ for f in fields}
     scope: dict[str, Any] = {"new": object.__new__, "kind": kind}
     lines = ["def copy(record):", "    made = new(kind)"]
     for n, f in enumerate(fields):
-        scope[f"set{n}"] = getattr(kind, f.name).__set__
+        scope[f"set{n}"] = setters[f.name]
         lines.append(f"    set{n}(made, record.{f.name})")
     lines.append("    return made")
     exec("\n".join(lines), scope)  # code built from the record's own field names only
     copy: Callable[[Any], Any] = scope["copy"]
-    return copy
+    return copy, setters
+
+
+def with_id(records: tuple[R, ...], ident: str, change: Callable[[R], R]) -> tuple[R, ...]:
+    """`records` with the record of that id changed (ids are unique); the others are the same objects, copied
+    by slicing rather than tested one by one."""
+    for n, record in enumerate(records):
+        if record.id == ident:
+            return (*records[:n], change(record), *records[n + 1 :])
+    return records
 
 
 def by_id(records: tuple[R, ...], ident: str) -> R | None:

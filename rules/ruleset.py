@@ -22,10 +22,15 @@ S = TypeVar("S")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Outcome(Generic[E]):
     """What `decide` returns for an applied command: its result record (spec §3's Outcome, written with
-    `rules.codec.encode`) and the events; the API renders the summary from the result (summaries/)."""
+    `rules.codec.encode`) and the events; the API renders the summary from the result (summaries/).
+
+    `state` is the ruleset's state after `events`, given only by a handler that evolved them anyway (a
+    `fire` reports its engine after the shot): exactly what `evolve` makes of them, one after the other,
+    which the fold then takes instead of evolving them again. None: the fold evolves them."""
 
     result: object
     events: tuple[E, ...] = ()
+    state: object | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

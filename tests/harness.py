@@ -4,11 +4,12 @@ fold and over the HTTP API, so every worked example runs against both."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import reduce
 from typing import Any, Protocol
 
 from eventstore.canonical import canonical_json
-from rules.dice import commitment
-from rules.fold import BATTLE_CREATED, Battle, Entry, Seeds, encode_battle, step
+from rules.dice import Dice, commitment
+from rules.fold import BATTLE_CREATED, CONCLUDE, UNDO, Battle, Entry, Seeds, encode_battle, prepared, step
 from rules.registry import get_ruleset
 from summaries import LANGUAGES, summary
 
@@ -53,7 +54,10 @@ class RulesTable:
         kind = body.pop("type")
         dice = body.pop("dice", {}) or {}
         entry = Entry(version=self.battle.version + 1, type=kind, data=body, dice=dice)
+        before = self.battle
         self.battle, outcome = step(self.battle, entry, self.seeds, self.at)
+        if outcome["status"] == "applied" and kind not in (UNDO, CONCLUDE):
+            assert_decided_state(before, entry, self.seeds)
         self.outcomes.append(outcome)
         self.states.append(self.battle)
         self.entries.append(entry)
@@ -69,3 +73,13 @@ class RulesTable:
 
     def at(self, version: int) -> Battle[Any]:
         return self.states[version - 1]
+
+
+def assert_decided_state(before: Battle[Any], entry: Entry, seeds: Seeds) -> None:
+    """A handler that hands the fold the state it evolved (`Outcome.state`) hands exactly what `evolve`
+    makes of its events: decided again with the same dice, then its events evolved one by one."""
+    ruleset = get_ruleset(before.ruleset)
+    dice = Dice(key=seeds.key, version=entry.version, supplied=entry.dice)
+    decided = ruleset.decide(prepared(ruleset, before, entry), before.game, dice)
+    if decided.state is not None:
+        assert decided.state == reduce(ruleset.evolve, decided.events, before.game), entry.type

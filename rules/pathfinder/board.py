@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.frozen import by_id, replace
+from rules.frozen import by_id, replace, with_id
 from rules.pathfinder.catalog import EngineSpec, engine_spec
 from rules.pathfinder.state import Creature, Engine, EntityKind, PfState, Square, Structure
 
@@ -75,14 +75,12 @@ def leader_of(state: PfState, an_engine: Engine) -> Creature | None:
 
 
 def with_creature(state: PfState, creature_id: str, change: Callable[[Creature], Creature]) -> PfState:
-    return replace(state, creatures=tuple(change(c) if c.id == creature_id else c for c in state.creatures))
+    return replace(state, creatures=with_id(state.creatures, creature_id, change))
 
 
 def with_engine(state: PfState, engine_id: str, change: Callable[[Engine], Engine]) -> PfState:
-    return replace(state, engines=tuple(change(e) if e.id == engine_id else e for e in state.engines))
+    return replace(state, engines=with_id(state.engines, engine_id, change))
 
 
 def with_structure(state: PfState, structure_id: str, change: Callable[[Structure], Structure]) -> PfState:
-    return replace(
-        state, structures=tuple(change(s) if s.id == structure_id else s for s in state.structures)
-    )
+    return replace(state, structures=with_id(state.structures, structure_id, change))

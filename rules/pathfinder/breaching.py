@@ -28,6 +28,7 @@ def break_structure(command: Break, state: PfState, dice: Dice) -> Outcome[Event
         events.append(_broken(target))
     after = reduce(evolve, events, state)
     sabotaged: SabotageDrawn | None = None
+    more: list[Event] = []
     if command.engine_id is not None:  # PF-DISABLE-02: drawn last, after the check
         sabotaged, more = sabotage.after_use(after, get_engine(after, command.engine_id), dice)
         events += more
@@ -38,7 +39,7 @@ def break_structure(command: Break, state: PfState, dice: Dice) -> Outcome[Event
         structure_after=_after(structure(after, target.id)),
         sabotage=sabotaged,
     )
-    return Outcome(result=result, events=tuple(events))
+    return Outcome(result=result, events=tuple(events), state=reduce(evolve, more, after))
 
 
 def _target(command: Break, state: PfState) -> Structure:

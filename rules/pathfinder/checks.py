@@ -22,7 +22,8 @@ from rules.references import check_ids
 
 def check_common(command: Command, state: PfState, dice: Dice) -> None:
     check_ids(command, state, known)
-    dice.check_ranges({**DICE_SLOTS, **varying_sides(command, state)})
+    if dice.supplied_any:  # the faces of each slot are looked up only when there is a value to check
+        dice.check_ranges({**DICE_SLOTS, **varying_sides(command, state)})
 
 
 def varying_sides(command: Command, state: PfState) -> dict[str, int | None]:
@@ -69,9 +70,10 @@ def engine_checks(state: PfState, engine: Engine) -> None:
         raise Rejected("engine_busy", id=engine.id)
     if engine.disabled:
         raise Rejected("engine_disabled", id=engine.id)
-    if crew_status(state, engine) is None:
+    status = crew_status(state, engine)
+    if status is None:
         return  # no crew status (assault bridges, PF-CREW-03)
     if not engine.crew_ids:
         raise Rejected("no_crew", id=engine.id)
-    if crew_status(state, engine) == "insufficient":
+    if status == "insufficient":
         raise Rejected("crew_insufficient", id=engine.id)

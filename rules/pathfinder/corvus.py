@@ -43,7 +43,7 @@ def use_corvus(command: UseCorvus, state: PfState, dice: Dice) -> Outcome[Event]
     after = reduce(evolve, events, state)
     # PF-DISABLE-02: any use counts; §3.21 reports no sabotage field, the draw shows in `rolls`
     _, more = sabotage.after_use(after, get_engine(after, engine.id), dice)
-    return Outcome(result=_result(check, now), events=(*events, *more))
+    return Outcome(result=_result(check, now), events=(*events, *more), state=reduce(evolve, more, after))
 
 
 def _checked(command: UseCorvus, state: PfState) -> tuple[Engine, Creature]:

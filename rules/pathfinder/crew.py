@@ -50,4 +50,4 @@ def assign_crew(command: AssignCrew, state: PfState, dice: Dice) -> Outcome[Even
         aim_progress=crewed.aim_progress,
         aimed=aimed(after, crewed),
     )
-    return Outcome(result=result, events=(event,))
+    return Outcome(result=result, events=(event,), state=after)

@@ -43,7 +43,7 @@ def crush(command: Crush, state: PfState, dice: Dice) -> Outcome[Event]:
     after = reduce(evolve, events, state)
     sabotaged, more = sabotage.after_use(after, get_engine(after, wheel.id), dice)
     result = WheelCrushed(damage=damage, effects=effects, sabotage=sabotaged)
-    return Outcome(result=result, events=(*events, *more))
+    return Outcome(result=result, events=(*events, *more), state=reduce(evolve, more, after))
 
 
 def _static(wheel: Engine) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from rules.frozen import replace
+from rules.frozen import replace, with_id
 from rules.pathfinder import time
 from rules.pathfinder.board import with_creature, with_engine, with_structure
 from rules.pathfinder.events import (
@@ -41,9 +41,9 @@ from rules.pathfinder.events import (
     WindSet,
 )
 from rules.pathfinder.state import (
-    Actions,
     Bridge,
     Corvus,
+    Creature,
     PfState,
     Scheduled,
     SquareCondition,
@@ -91,14 +91,10 @@ def evolve(state: PfState, event: Event) -> PfState:
         case ActionsSpent():
             return _spend(state, event)
         case CreaturesBecameBusy():
-            busy = set(event.creature_ids)
-            return replace(
-                state,
-                creatures=tuple(
-                    replace(c, busy_until_round=event.until_round) if c.id in busy else c
-                    for c in state.creatures
-                ),
-            )
+            creatures = state.creatures
+            for busy in dict.fromkeys(event.creature_ids):
+                creatures = with_id(creatures, busy, lambda c: replace(c, busy_until_round=event.until_round))
+            return replace(state, creatures=creatures)
         case EngineBecameBusy():
             return with_engine(
                 state, event.engine_id, lambda e: replace(e, busy_until_round=event.until_round)
@@ -213,14 +209,10 @@ def evolve(state: PfState, event: Event) -> PfState:
 
 
 def _spend(state: PfState, event: ActionsSpent) -> PfState:
-    spenders = set(event.creature_ids)
+    def spent(c: Creature) -> Creature:
+        return replace(c, actions=time.spend(c.actions, event.action, event.count))
 
-    def spent(actions: Actions) -> Actions:
-        return time.spend(actions, event.action, event.count)
-
-    return replace(
-        state,
-        creatures=tuple(
-            replace(c, actions=spent(c.actions)) if c.id in spenders else c for c in state.creatures
-        ),
-    )
+    creatures = state.creatures
+    for spender in dict.fromkeys(event.creature_ids):  # each spends once, however often it is listed
+        creatures = with_id(creatures, spender, spent)
+    return replace(state, creatures=creatures)

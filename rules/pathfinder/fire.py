@@ -36,6 +36,7 @@ def fire(command: Fire, state: PfState, dice: Dice) -> Outcome[Event]:
     return Outcome(
         result=report.to_result(engine_after(after, engine.id), sabotaged),
         events=tuple(events),
+        state=after,
     )
 
 

@@ -39,17 +39,17 @@ def within(state: PfState, centre: Square, radius_ft: int) -> list[Struck]:
     found += [
         Struck(kind="creature", entity=c, distance_ft=d)
         for c in state.creatures
-        if (d := _d(centre, c)) <= radius_ft
+        if (d := distance_ft(centre, c.position)) <= radius_ft
     ]
     found += [
         Struck(kind="engine", entity=e, distance_ft=d)
         for e in state.engines
-        if not e.destroyed and (d := _d(centre, e)) <= radius_ft
+        if not e.destroyed and (d := distance_ft(centre, e.position)) <= radius_ft
     ]
     found += [
         Struck(kind="structure", entity=s, distance_ft=d)
         for s in state.structures
-        if reachable(state, s) and (d := _d(centre, s)) <= radius_ft
+        if reachable(state, s) and (d := distance_ft(centre, s.position)) <= radius_ft
     ]
     return found
 
@@ -86,7 +86,3 @@ def apply(state: PfState, hits: list[tuple[Struck, Blow]]) -> tuple[list[Effect]
         events += more
     falls, fall_events = collapse(state, destroyed_walls)
     return effects, events + fall_events, falls
-
-
-def _d(centre: Square, entity: Creature | Engine | Structure) -> int:
-    return distance_ft(centre, entity.position)

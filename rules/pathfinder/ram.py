@@ -56,6 +56,7 @@ def ram(command: Ram, state: PfState, dice: Dice) -> Outcome[Event]:
     return Outcome(
         result=report.to_result(engine_after(after, engine.id), sabotaged),
         events=(*events, *more),
+        state=after,
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from rules.codec import JSON
 from rules.dice import Dice
 from rules.errors import Rejected
@@ -27,6 +29,7 @@ def can_spend(actions: Actions, action: ActionKind, count: int = 1) -> bool:
     return True
 
 
+@cache  # four budgets, three kinds, a count or two: every spend of a long battle is one of a few dozen
 def spend(actions: Actions, action: ActionKind, count: int = 1) -> Actions:
     """A full-round action uses both; a move uses the move action, else the standard one."""
     for _ in range(count):
