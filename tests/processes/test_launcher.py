@@ -45,11 +45,15 @@ def test_make_run_metrics_add_up_the_workers_and_their_directory_goes_with_the_r
         gm = {"Authorization": f"Bearer {created['gm_token']}", "Prefer": "wait=10"}
         assert call("POST", command, {"type": "advance_phase"}, gm).status == 200  # folded by the worker
 
-        with urllib.request.urlopen(f"{run.base_url}/metrics", timeout=10) as response:
-            scraped = response.read().decode()
-
         folded = {"ruleset": "epic", "type": "advance_phase", "status": "applied"}
-        assert sample(scraped, "siege_commands_total", **folded) == 1  # counted in the worker's process
+
+        def counted() -> bool:
+            with urllib.request.urlopen(f"{run.base_url}/metrics", timeout=10) as response:
+                scraped = response.read().decode()
+            return bool(sample(scraped, "siege_commands_total", **folded) == 1)
+
+        # counted in the worker's process just after the outcome it wrote woke the waiting request
+        eventually(counted, 10, "the worker's count of the folded command")
         run.process.send_signal(signal.SIGINT)
         assert run.process.wait(timeout=60) == 0
     assert not Path(metrics_dir).exists()
