@@ -12,7 +12,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 
@@ -31,6 +31,7 @@ class Run:
     errors: int
     latencies_ms: list[float]
     tool: str
+    answered_ms: dict[int, list[float]] = field(default_factory=dict)  # latencies by status (paced only)
 
     @property
     def rate(self) -> float:
@@ -58,6 +59,7 @@ def paced(
     url = urlsplit(base_url)
     payload = json.dumps(body).encode()
     latencies: list[float] = []
+    by_status: dict[int, list[float]] = {}
     errors = [0]
     lock = threading.Lock()
     start = time.monotonic()
@@ -72,8 +74,10 @@ def paced(
             target = targets[n % len(targets)]
             sent = time.monotonic()
             status = _post(connection, target, payload, headers or {})
+            took = (time.monotonic() - sent) * 1000
             with lock:
-                latencies.append((time.monotonic() - sent) * 1000)
+                latencies.append(took)
+                by_status.setdefault(status, []).append(took)
                 errors[0] += status >= 300
             due, n = due + interval, n + threads
 
@@ -82,7 +86,7 @@ def paced(
         worker.start()
     for worker in workers:
         worker.join()
-    return Run(len(latencies), time.monotonic() - start, errors[0], latencies, "python")
+    return Run(len(latencies), time.monotonic() - start, errors[0], latencies, "python", by_status)
 
 
 def percentile(values: Sequence[float], p: float) -> float:
