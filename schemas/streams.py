@@ -6,8 +6,7 @@ from marshmallow import EXCLUDE, Schema, fields, validate
 
 from schemas.base import StrictSchema
 from schemas.views import ViewSchema
-
-LANGUAGES = ("en", "fr")
+from summaries.catalogs import LANGUAGES
 
 
 class StreamQuerySchema(StrictSchema):

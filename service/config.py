@@ -38,7 +38,7 @@ class ServiceConfig:
     metrics: str = METRICS_ON  # SIEGE_METRICS: `GET /metrics` is `on` (public), `off`, or `token:<secret>`
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)  # SIEGE_WEBHOOK_ALLOW, ...
     max_streams: int = 64  # SIEGE_MAX_STREAMS: SSE streams one process holds (each holds a thread)
-    stream_heartbeat_s: float = 15.0  # SIEGE_STREAM_HEARTBEAT_S: the longest an open stream stays silent
+    stream_heartbeat_s: float = 10.0  # SIEGE_STREAM_HEARTBEAT_S: the longest an open stream stays silent
     stream_ticket_ttl_s: int = 30  # SIEGE_STREAM_TICKET_TTL_S: how long a stream ticket opens a stream
 
     @property

@@ -4,21 +4,28 @@ Each outcome is one event (`id: <version>`, `event: outcome`, `data:` the outcom
 `GET .../events/{v}` serves it, its summary in the stream's language), in version order: first those
 already folded after the start (read from the store), then those the process's hub hands over live. A
 comment line keeps an idle stream open; after the outcome of an applied `conclude`, an `end` event closes
-it."""
+it. While open, the stream re-reads its token's record once per heartbeat interval at most, and ends (an
+`end` event with the reason) once that token is revoked or expired."""
 
 from __future__ import annotations
 
 import json
+import logging
+import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 from flask import Response
+from redis.exceptions import RedisError
 
 from eventstore.protocol import EventStore
 from service.deps import Services
 from service.hub import Delivered, Hub, StreamsFull, Subscription, delivered
 from service.messages import localized, summarized
 from service.problems import Problem
+from service.tokens import expired
+
+log = logging.getLogger(__name__)
 
 EVENT_STREAM = "text/event-stream"
 RETRY_MS = 2000  # the reconnection delay an EventSource is told to use
@@ -26,6 +33,7 @@ KEEP_ALIVE = ": keep-alive\n\n"
 PAGE = 100  # outcomes read from the store at a time while catching up
 STREAMS_RETRY_AFTER_S = 5
 CONCLUDE = "conclude"
+TOKEN_REVOKED, TOKEN_EXPIRED = "token_revoked", "token_expired"  # the end reasons of a lapsed token
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,9 +43,12 @@ class Opened:
     language: str
     after: int  # outcomes after this version are sent
     heartbeat_s: float
+    token_digest: str  # of the token it was opened with (a ticket's: the one that minted it)
 
 
-def open_stream(deps: Services, battle_id: str, after: int | None, language: str) -> Response:
+def open_stream(
+    deps: Services, battle_id: str, after: int | None, language: str, token_digest: str
+) -> Response:
     ruleset = deps.battles.ruleset_of(battle_id)
     try:
         subscription = deps.hub.subscribe(battle_id)  # before the start is read: nothing falls between
@@ -54,6 +65,7 @@ def open_stream(deps: Services, battle_id: str, after: int | None, language: str
         language=language,
         after=start,
         heartbeat_s=deps.config.stream_heartbeat_s,
+        token_digest=token_digest,
     )
     body = _released(deps.hub, subscription, frames(deps.store, subscription, opened))
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}  # no proxy may hold events back
@@ -90,9 +102,17 @@ def frames(store: EventStore, subscription: Subscription, opened: Opened) -> Ite
 
 
 def _live(store: EventStore, subscription: Subscription, opened: Opened, last: int) -> Iterator[str]:
-    """What the hub hands over after `last`; a heartbeat when nothing came in time."""
+    """What the hub hands over after `last`; a heartbeat when nothing came in time; the end once the
+    token lapses (judged before what was taken is sent, so a lapsed token is sent nothing more)."""
+    checked = time.monotonic()  # the token stood when the stream opened
     while True:
         taken = subscription.take(opened.heartbeat_s)
+        if time.monotonic() - checked >= opened.heartbeat_s:
+            checked = time.monotonic()
+            lapsed = _lapsed(store, opened)
+            if lapsed is not None:
+                yield _lapsed_end(lapsed)
+                return
         fresh = [item for item in taken.items if item.version > last]
         if taken.behind or (fresh and fresh[0].version != last + 1):  # dropped or a gap: read the store
             last, ended = yield from _folded(store, opened, last)
@@ -171,3 +191,22 @@ def _concludes(item: Delivered) -> bool:
 
 def _end(version: int) -> str:
     return f'event: end\ndata: {{"version": {version}, "reason": "concluded"}}\n\n'
+
+
+def _lapsed(store: EventStore, opened: Opened) -> str | None:
+    """Why the stream's token no longer stands (a reason of the end event), None while it does. The record
+    is read from the store: the token cache serves commands only, and is not told of another process's
+    revocation. A store that does not answer keeps the stream open, to check again an interval later."""
+    try:
+        record = store.token(opened.battle_id, opened.token_digest)
+    except (RedisError, OSError) as error:
+        log.warning("a stream could not re-check its token: %s: %s", type(error).__name__, error)
+        return None
+    if record is None or record.revoked:  # gone: as good as revoked
+        return TOKEN_REVOKED
+    return TOKEN_EXPIRED if expired(record) else None
+
+
+def _lapsed_end(reason: str) -> str:
+    """No id: a reconnecting client resumes from its last outcome, and meets the 401."""
+    return f'event: end\ndata: {{"reason": "{reason}"}}\n\n'

@@ -116,8 +116,8 @@
 
 /**
  * @typedef {object} EndOfStream
- * @property {number} version the last outcome's version
- * @property {string} reason `concluded`
+ * @property {string} reason `concluded`, `token_revoked` or `token_expired`
+ * @property {number} [version] the conclude's version (only when `concluded`)
  */
 
 /**
@@ -365,8 +365,9 @@ export class SiegeClient {
    * Each outcome as the fold writes it, in version order, exactly once: every (re)connection takes a fresh
    * ticket and resumes after the last version delivered. Without `after` it starts after the version
    * projected now. A dropped connection is closed and opened again after 1 s, doubling to 30 s; it stops
-   * on `close()`, on the `end` event of a concluded battle, or when the ticket is refused for good
-   * (401/403/404: the token no longer reads this battle), which `onError` is told.
+   * on `close()`, on an `end` event, which `onEnd` is told (whatever its reason: the battle concluded, or
+   * the token was revoked or expired), or when the ticket is refused for good (401/403/404: the token no
+   * longer reads this battle), which `onError` is told.
    * @param {object} [handlers]
    * @param {number} [handlers.after]
    * @param {(outcome: Outcome) => void} [handlers.onOutcome]
@@ -422,6 +423,7 @@ export class SiegeClient {
           last = outcome.version;
           onOutcome?.(outcome);
         });
+        // every end is final: after `token_revoked` or `token_expired` a reconnect would only meet a 401
         opened.addEventListener("end", (event) => {
           stop();
           onEnd?.(JSON.parse(/** @type {MessageEvent} */ (event).data));

@@ -19,7 +19,9 @@ FORMAT = (
     f"`retry: {RETRY_MS}`, then one event per outcome in version order: `id: <version>`, `event: outcome`, "
     "`data: <the outcome as GET .../events/{v} serves it, one line of JSON>`; `: keep-alive` comments "
     'while idle; after an applied `conclude`, `event: end` with `data: {"version": v, "reason": '
-    '"concluded"}`, and the stream closes.'
+    '"concluded"}`, and the stream closes; once the token it was opened with (for a ticket, the one '
+    "that minted it) is revoked or expires, within a heartbeat interval, `event: end` with `data: "
+    '{"reason": "token_revoked"}` (or `"token_expired"`), and it closes.'
 )
 STREAM_CONTENT = {EVENT_STREAM: {"schema": {"type": "string", "description": FORMAT}}}
 
@@ -40,7 +42,9 @@ def open_battle_stream(
 ) -> Response:
     """Follow the battle's outcomes live (Server-Sent Events)"""
     start = last_event_id if last_event_id is not None else after  # what a reconnecting EventSource sends
-    return open_stream(services(), battle_id, start, lang or language())
+    token_digest = auth.current().digest
+    assert token_digest is not None, "a battle token or its ticket opened it"
+    return open_stream(services(), battle_id, start, lang or language(), token_digest)
 
 
 @blp.route("/<battle_id>/stream-tickets", methods=["POST"])

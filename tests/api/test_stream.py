@@ -340,3 +340,61 @@ def test_a_side_token_may_stream_and_mint_a_ticket(client: GmClient, redis_store
     with stream(client, battle_id, headers=bearer(side)) as events:
         assert events.next() is not None
     assert send(client, battle_id, PHASE, headers=bearer(side)).status_code == 403  # still only a side
+
+
+@contextlib.contextmanager
+def stream_of(client: GmClient, battle_id: str, token: str, how: str) -> Iterator[EventReader]:
+    """A stream opened with `token` itself (`bearer`) or with a ticket it minted (`ticket`)."""
+    if how == "bearer":
+        with stream(client, battle_id, headers=bearer(token)) as events:
+            yield events
+        return
+    ticket = ticket_of(client, battle_id, headers=bearer(token))
+    with stream(client, battle_id, f"?ticket={ticket}", headers={"Authorization": ""}) as events:
+        yield events
+
+
+def lapsed_end(events: EventReader) -> Event:
+    """The end event, past heartbeats and outcomes; the stream must close after it."""
+    end = events.until(lambda frame: frame.event == "end")
+    assert events.next() is None, "the stream closes after its end"
+    return end
+
+
+@pytest.mark.parametrize("how", ["bearer", "ticket"])
+def test_revoking_the_token_ends_its_open_stream(
+    client: GmClient, redis_store: RedisEventStore, how: str
+) -> None:
+    battle_id = battle_with(client, redis_store, commands=1)
+    observer = mint(client, battle_id, "observer")
+    with stream(client, battle_id) as gms, stream_of(client, battle_id, observer["token"], how) as events:
+        assert gms.next() is not None and events.next() is not None  # the retry hints: both are live
+        assert client.delete(f"/battles/{battle_id}/tokens/{observer['id']}").status_code == 204
+        end = lapsed_end(events)
+        version = accepted(client, battle_id, PHASE)
+        fold(redis_store, battle_id)
+        (still,) = gms.outcomes(1)  # the GM's own stream is not the revoked token's
+    again = client.get(
+        f"/battles/{battle_id}/stream", headers={**bearer(observer["token"]), "Last-Event-ID": "2"}
+    )
+
+    assert end.id is None and end.json() == {"reason": "token_revoked"}
+    assert still.id == str(version)
+    body = assert_problem(again, 401, "unauthorized")
+    assert "revoked" in body["detail"]
+
+
+@pytest.mark.parametrize("how", ["bearer", "ticket"])
+def test_an_expiring_token_ends_its_open_stream(
+    client: GmClient, redis_store: RedisEventStore, how: str
+) -> None:
+    battle_id = battle_with(client, redis_store, commands=0)
+    observer = mint(client, battle_id, "observer", expires_in=1)
+
+    with stream_of(client, battle_id, observer["token"], how) as events:
+        end = lapsed_end(events)  # heartbeats until the second is over
+
+    assert end.id is None and end.json() == {"reason": "token_expired"}
+    assert_problem(
+        client.get(f"/battles/{battle_id}/stream", headers=bearer(observer["token"])), 401, "unauthorized"
+    )

@@ -58,7 +58,11 @@ def sites() -> Iterator[Origins]:
 def api(redis_url: str, tmp_path_factory: pytest.TempPathFactory, sites: Origins) -> Iterator[LiveService]:
     url = with_db_offset(redis_url, DB_OFFSET)
     connect(url).flushdb()
-    settings = {"SIEGE_CORS_ORIGINS": sites.allowed.origin, "SIEGE_RATE_LIMIT": "off"}
+    settings = {
+        "SIEGE_CORS_ORIGINS": sites.allowed.origin,
+        "SIEGE_RATE_LIMIT": "off",
+        "SIEGE_STREAM_HEARTBEAT_S": "1",  # a revoked token's stream ends within about a second
+    }
     with launched(url, url, tmp_path_factory.mktemp("js-client"), settings=settings) as live:
         yield live
 
@@ -367,6 +371,29 @@ def test_a_used_ticket_is_refused_and_a_concluded_battle_ends_at_once(
     assert refused["status"] == 401 and refused["type"].startswith("application/problem+json")
     assert refused["body"]["type"] == "https://siege.example/problems/unauthorized"
     assert len(streams) == 1  # the end event stopped it: no reconnection
+    assert errors == []
+
+
+def test_a_revoked_token_ends_the_subscription_without_a_reconnect(
+    api: LiveService, page: Page, sites: Origins
+) -> None:
+    errors = opened(page, sites.allowed)
+    streams = stream_requests(page)
+    battle_id, gm = created(api)
+    minted = call("POST", f"{api.base_url}/battles/{battle_id}/tokens", {"role": "observer"}, bearer(gm))
+    assert minted.status == 201, minted.body
+
+    subscribe(page, api, battle_id, minted.body["token"])
+    page.wait_for_function("() => window.opens === 1")
+    revoked = call(
+        "DELETE", f"{api.base_url}/battles/{battle_id}/tokens/{minted.body['id']}", None, bearer(gm)
+    )
+    page.wait_for_function("() => window.ended !== null")
+
+    assert revoked.status == 204
+    assert page.evaluate("window.ended") == {"reason": "token_revoked"}
+    assert page.evaluate("window.streamErrors") == []
+    assert len(streams) == 1  # the end stopped it: no reconnection, no ticket asked for
     assert errors == []
 
 

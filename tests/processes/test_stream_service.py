@@ -92,3 +92,35 @@ def test_a_client_that_goes_away_gives_its_stream_back(stream_service: LiveServi
         held.close()
 
     eventually(lambda: open_streams(live.base_url) == 0, 30, "the server to release every stream")
+
+
+def test_revoking_a_token_ends_its_streams_whichever_process_holds_them(stream_service: LiveService) -> None:
+    """The DELETE may be served by another gunicorn process than either stream: each re-reads the record."""
+    live = stream_service
+    battle_id, gm = create_battle(live)
+    minted = call("POST", f"{live.base_url}/battles/{battle_id}/tokens", {"role": "observer"}, bearer(gm))
+    observer, token_id = minted.body["token"], minted.body["id"]
+    ticket = call(
+        "POST", f"{live.base_url}/battles/{battle_id}/stream-tickets", headers=bearer(observer)
+    ).body["ticket"]
+    streams = [
+        LiveStream(live.base_url, f"/battles/{battle_id}/stream", bearer(observer)),
+        LiveStream(live.base_url, f"/battles/{battle_id}/stream?ticket={ticket}"),
+    ]
+    try:
+        assert [s.status for s in streams] == [200, 200]
+        for held in streams:
+            assert held.events.next() is not None  # the retry hint: the stream is live
+        revoked = call("DELETE", f"{live.base_url}/battles/{battle_id}/tokens/{token_id}", headers=bearer(gm))
+        ends = [held.events.until(lambda f: f.event == "end") for held in streams]
+        closed = [held.events.next() for held in streams]
+    finally:
+        for held in streams:
+            held.close()
+    again = LiveStream(live.base_url, f"/battles/{battle_id}/stream", bearer(observer))
+    again.close()
+
+    assert revoked.status == 204
+    assert [(e.id, e.json()) for e in ends] == [(None, {"reason": "token_revoked"})] * 2
+    assert closed == [None, None]
+    assert again.status == 401
