@@ -36,7 +36,7 @@ $(TSC): | $(INSTALLED)
 %.mo: %.po $(INSTALLED)
 	$(VENV)/bin/pybabel compile --statistics -i $< -o $@
 
-run: $(INSTALLED) $(CATALOGS) ## start store, workers, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
+run: $(INSTALLED) $(CATALOGS) ## start store, workers, webhook worker, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
 	$(PY) -m launcher
 
 test: $(INSTALLED) $(CATALOGS) $(TSC) ## run the whole suite against a real embedded server (PYTEST_ARGS to narrow it)

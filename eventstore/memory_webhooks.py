@@ -49,7 +49,16 @@ class MemoryWebhooks:
     def delete_webhook(self, battle_id: str, webhook_id: str) -> bool:
         with self._webhooks_lock:
             self._webhook_locks.pop((battle_id, webhook_id), None)
-            return self._webhooks.get(battle_id, {}).pop(webhook_id, None) is not None
+            held = self._webhooks.get(battle_id, {})
+            existed = held.pop(webhook_id, None) is not None
+            if not held:
+                self._webhooks.pop(battle_id, None)  # its last webhook gone: the reconciler skips it
+            return existed
+
+    def forget_webhook_battle(self, battle_id: str) -> None:
+        with self._webhooks_lock:
+            if not self._webhooks.get(battle_id, True):
+                del self._webhooks[battle_id]
 
     def webhook_progress(self, battle_id: str, webhook_id: str) -> WebhookProgress | None:
         kept = self._kept(battle_id, webhook_id)

@@ -410,7 +410,11 @@ class EventStore(Protocol):
         """The latest attempts, newest first."""
 
     def webhook_battles(self) -> Iterator[str]:
-        """Battles that had a webhook registered (the reconciler's index; deletions leave them listed)."""
+        """Battles with a webhook registered (the reconciler's index): deleting a battle's last webhook
+        drops it, and so does `forget_webhook_battle`; a battle listed may have none left meanwhile."""
+
+    def forget_webhook_battle(self, battle_id: str) -> None:
+        """Drop the battle from `webhook_battles` unless it has a webhook (the reconciler's cleanup)."""
 
     def claim_webhooks(
         self, battle_id: str, ttl_ms: int, webhook_ids: Sequence[str] | None = None

@@ -58,7 +58,18 @@ class RedisWebhooks:
             keys.webhook_attempts(battle_id, webhook_id),
             keys.webhook_lock(battle_id, webhook_id),
         ]
-        return bool(self._delete_webhook_script(keys=script_keys, args=[webhook_id]))
+        existed, left = self._delete_webhook_script(keys=script_keys, args=[webhook_id])
+        if int(left) == 0:
+            self.forget_webhook_battle(battle_id)
+        return bool(existed)
+
+    def forget_webhook_battle(self, battle_id: str) -> None:
+        # the index is a global key, so not in the battle's script on a cluster: removed after it, then
+        # put back if a registration landed meanwhile (its own SADD comes after its script, so either this
+        # check sees its webhook or its SADD follows our SREM): the index never misses a battle for long
+        self._client.srem(keys.WEBHOOK_BATTLES, battle_id)
+        if self._client.hlen(keys.webhooks(battle_id)):
+            self._client.sadd(keys.WEBHOOK_BATTLES, battle_id)
 
     def webhook_progress(self, battle_id: str, webhook_id: str) -> WebhookProgress | None:
         raw = self._client.hget(keys.webhook_progress(battle_id), webhook_id)

@@ -47,7 +47,8 @@ def run(settings: Settings, stack: Stack, stop: threading.Event) -> int:
         return 1
     queue_url = settings.store.queue_redis_url or redis_url
     env = {**child_env(redis_url, queue_url, settings.api_key), **metrics_dir(stack)}
-    env.setdefault("SIEGE_PUBLIC_URL", settings.base_url)  # each webhook event's `source` is a battle's URL
+    if settings.public_url:  # each webhook event's `source` is a battle's URL; the user's setting wins
+        env.setdefault("SIEGE_PUBLIC_URL", settings.public_url)
     for n in range(settings.workers):
         stack.start(f"worker-{n + 1}", commands.worker(queue_url), env)
     stack.start("webhooks", commands.webhook_worker(queue_url), env)

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from eventstore.config import StoreConfig
 from launcher.supervise import RestartPolicy
 
+WILDCARDS = ("0.0.0.0", "", "::")  # binds to every interface, none of which names the service
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
@@ -37,6 +39,12 @@ class Settings:
     @property
     def bind(self) -> str:
         return f"{self.host}:{self.port}"
+
+    @property
+    def public_url(self) -> str:
+        """What SIEGE_PUBLIC_URL defaults to: the printed base URL when bound to one host; for a wildcard
+        bind none (loopback is no public address: events carry the relative `source` instead)."""
+        return "" if self.host in WILDCARDS else self.base_url
 
     @property
     def base_url(self) -> str:

@@ -19,6 +19,7 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Resolve = Callable[[str, int], Sequence[str]]
 # the first flag that holds names the refusal, most specific first (link-local counts as private too);
 # `is_global` catches the rest (100.64/10 and the like)
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052's well-known prefix: the last 32 bits are IPv4
 KINDS = ("loopback", "link_local", "unspecified", "multicast", "reserved", "private")
 
 
@@ -102,9 +103,10 @@ def target(url: str, allow: Allow, resolve: Resolve | None = None) -> Target:
 def check_address(address: Address, allow: Allow) -> None:
     if allow.admits(address):
         return
-    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
-    if mapped is not None:  # ::ffff:127.0.0.1 reaches 127.0.0.1
-        check_address(mapped, allow)
+    inner = embedded_ipv4(address) if isinstance(address, ipaddress.IPv6Address) else ()
+    if inner:  # ::ffff:127.0.0.1, 2002:7f00:1::, Teredo and NAT64 reach the IPv4 addresses they carry
+        for embedded in inner:
+            check_address(embedded, allow)
         return
     kind = next((k for k in KINDS if getattr(address, f"is_{k}")), None)
     if kind is None and not address.is_global:
@@ -112,6 +114,20 @@ def check_address(address: Address, allow: Allow) -> None:
     if kind is not None:
         label = kind.replace("_", "-")
         raise Refused(f"The host resolves to {address}, a {label} address, which webhooks may not reach.")
+
+
+def embedded_ipv4(address: ipaddress.IPv6Address) -> tuple[ipaddress.IPv4Address, ...]:
+    """The IPv4 addresses an IPv6 address carries (IPv4-mapped, 6to4, Teredo's server and client, NAT64's
+    64:ff9b::/96): each is judged, since a relay or translator may deliver to it."""
+    if address.ipv4_mapped is not None:
+        return (address.ipv4_mapped,)
+    if address.sixtofour is not None:
+        return (address.sixtofour,)
+    if address.teredo is not None:
+        return address.teredo
+    if address in NAT64:
+        return (ipaddress.IPv4Address(int(address) & 0xFFFFFFFF),)
+    return ()
 
 
 def system_resolve(host: str, port: int) -> list[str]:

@@ -1,6 +1,6 @@
 """Post one message to a checked address: http.client to the resolved IP, the URL's name as Host and TLS
-SNI, no redirects followed, one timeout for the whole exchange; every failure is an answer, never an
-exception."""
+SNI, no redirects followed, one timeout bounding each step (connect, send, each read) and the whole
+exchange too; every failure is an answer, never an exception."""
 
 from __future__ import annotations
 

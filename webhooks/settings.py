@@ -12,7 +12,9 @@ from webhooks.guard import Allow, parse_allow
 @dataclass(frozen=True, slots=True, kw_only=True)
 class WebhookSettings:
     allow: Allow = field(default_factory=Allow)  # SIEGE_WEBHOOK_ALLOW: hosts and CIDR ranges let through
-    timeout_s: float = 10.0  # SIEGE_WEBHOOK_TIMEOUT_S: connect, send, and each read of the answer
+    # SIEGE_WEBHOOK_TIMEOUT_S: each step (connect, send, each read of the answer), and the whole exchange
+    timeout_s: float = 10.0
+    resolve_timeout_s: float = 2.0  # SIEGE_WEBHOOK_RESOLVE_TIMEOUT_S: resolving the host at registration
     retry_base_s: float = 5.0  # SIEGE_WEBHOOK_RETRY_BASE_S: the first retry waits at most this long
     retry_max_s: float = 3600.0  # SIEGE_WEBHOOK_RETRY_MAX_S: the longest wait between two attempts
     retry_for_s: float = 24 * 3600.0  # SIEGE_WEBHOOK_RETRY_FOR_S: failing this long marks the webhook failed
@@ -25,6 +27,9 @@ class WebhookSettings:
         return cls(
             allow=parse_allow(env.get("SIEGE_WEBHOOK_ALLOW") or ""),
             timeout_s=_read(env, "SIEGE_WEBHOOK_TIMEOUT_S", base.timeout_s, minimum=0.01),
+            resolve_timeout_s=_read(
+                env, "SIEGE_WEBHOOK_RESOLVE_TIMEOUT_S", base.resolve_timeout_s, minimum=0.01
+            ),
             retry_base_s=_read(env, "SIEGE_WEBHOOK_RETRY_BASE_S", base.retry_base_s, minimum=0.01),
             retry_max_s=_read(env, "SIEGE_WEBHOOK_RETRY_MAX_S", base.retry_max_s, minimum=0.01),
             retry_for_s=_read(env, "SIEGE_WEBHOOK_RETRY_FOR_S", base.retry_for_s, minimum=0),

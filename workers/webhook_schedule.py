@@ -4,6 +4,8 @@ whose cursor lags the projected version (a lost job) or whose retry is due. Clai
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Callable
 from datetime import datetime
 
@@ -14,13 +16,23 @@ from workers import clock
 
 CLAIM_TTL_MS = 60_000  # a claimed job lost before it ran is enqueued again by the reconciler after this
 Enqueue = Callable[[str, str], None]  # (battle, webhook) -> one delivery job
+# how long a fold takes a battle's having webhooks or not as known: a registration the folds miss meanwhile
+# loses nothing, since its cursor lags the projection and the reconciler's next pass (every second or so)
+# enqueues it; a deletion missed only costs a claim that claims nothing
+KNOWN_FOR_S = 1.0
+KNOWN_CACHE = 4096  # battles remembered per worker process
+_known: dict[str, tuple[float, bool]] = {}  # battle -> (known until, on the monotonic clock; has webhooks)
+_known_lock = threading.Lock()  # the drain's folders call in from several threads
 log = logging.getLogger("siege.webhooks")
 
 
 def wake(store: EventStore, enqueue: Enqueue, battle_id: str) -> int:
     """After a fold wrote outcomes: one round trip, and a job for each webhook not claimed yet. Never
-    fails the fold: the reconciler catches what a lost wake leaves behind."""
+    fails the fold: the reconciler catches what a lost wake leaves behind. A battle without webhooks (most)
+    costs one look a second, not a round trip per fold."""
     try:
+        if not has_webhooks(store, battle_id):
+            return 0
         claimed = store.claim_webhooks(battle_id, CLAIM_TTL_MS)
         for webhook_id in claimed:
             enqueue(battle_id, webhook_id)
@@ -33,17 +45,33 @@ def wake(store: EventStore, enqueue: Enqueue, battle_id: str) -> int:
     return len(claimed)
 
 
+def has_webhooks(store: EventStore, battle_id: str) -> bool:
+    """Whether the battle has webhooks, as read at most KNOWN_FOR_S ago."""
+    now = time.monotonic()
+    with _known_lock:
+        known = _known.get(battle_id)
+    if known is not None and known[0] > now:
+        return known[1]
+    has = bool(store.webhooks(battle_id))
+    with _known_lock:
+        _known.pop(battle_id, None)  # re-inserted last: the oldest entry is the least recently read
+        if len(_known) >= KNOWN_CACHE:
+            del _known[next(iter(_known))]
+        _known[battle_id] = (now + KNOWN_FOR_S, has)
+    return has
+
+
 def reconcile_webhooks(store: EventStore, enqueue: Enqueue, now: datetime | None = None) -> int:
     """One pass: a job for every webhook that lags and is due, unless one is claimed already."""
     moment = now or clock.now()
     woken = 0
     for battle_id in store.webhook_battles():
+        hooks = store.webhooks(battle_id)
+        if not hooks:  # its last webhook went (or the battle did) without the index hearing of it
+            store.forget_webhook_battle(battle_id)
+            continue
         projected = store.projected_version(battle_id)
-        due = [
-            webhook.id
-            for webhook in store.webhooks(battle_id)
-            if _due(store.webhook_progress(battle_id, webhook.id), projected, moment)
-        ]
+        due = [w.id for w in hooks if _due(store.webhook_progress(battle_id, w.id), projected, moment)]
         for webhook_id in store.claim_webhooks(battle_id, CLAIM_TTL_MS, due) if due else []:
             enqueue(battle_id, webhook_id)
             woken += 1

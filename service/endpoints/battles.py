@@ -14,7 +14,7 @@ from service.battle_view import battle_summary
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.etags import etag, not_modified
-from service.httpio import json_response, read_json
+from service.httpio import NO_STORE, json_response, read_json
 
 blp = Blueprint(
     "battles", __name__, url_prefix="/battles", description="Battles: create one, read its summary."
@@ -40,7 +40,7 @@ ETAG = {
 def create_battle() -> Response:
     """Create a battle; the answer holds its GM token, shown this once"""
     created = creation.create_battle(services(), _create_schema.load(read_json()))
-    return json_response(asdict(created), 201, {"Location": f"/battles/{created.id}"})
+    return json_response(asdict(created), 201, {"Location": f"/battles/{created.id}", **NO_STORE})
 
 
 @blp.route("/<battle_id>", methods=["GET"])

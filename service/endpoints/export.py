@@ -14,7 +14,7 @@ from service.endpoints.blueprint import Blueprint
 from service.etags import etag
 from service.export_format import MEDIA_TYPE
 from service.exporting import export_lines
-from service.httpio import json_response
+from service.httpio import NO_STORE, json_response
 from service.importing import import_export
 from service.problems import Problem
 
@@ -63,4 +63,4 @@ def import_battle() -> Response:
         raise Problem(415, "unsupported-media-type", "The request body must be application/x-ndjson")
     request.max_content_length = deps.config.import_max_bytes  # its own cap, far above a command's
     created = import_export(deps, request.stream)
-    return json_response(asdict(created), 201, {"Location": f"/battles/{created.id}"})
+    return json_response(asdict(created), 201, {"Location": f"/battles/{created.id}", **NO_STORE})

@@ -8,7 +8,7 @@ from eventstore.protocol import TokenRecord
 from schemas.tokens import TokenCreateSchema, TokenMintedSchema, TokenSchema, ruleset_sides
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.httpio import json_response, read_json
+from service.httpio import NO_STORE, json_response, read_json
 from service.problems import Problem, validation_problem
 from service.tokens import SIDE_PREFIX, mint, token_view
 
@@ -36,7 +36,9 @@ def mint_token(battle_id: str) -> Response:
     minted = mint(body["role"], body.get("expires_in"))
     deps.store.add_token(battle_id, minted.record)
     view = {**token_view(minted.record), "token": minted.secret}
-    return json_response(view, 201, {"Location": f"/battles/{battle_id}/tokens/{minted.record.id}"})
+    return json_response(
+        view, 201, {"Location": f"/battles/{battle_id}/tokens/{minted.record.id}", **NO_STORE}
+    )
 
 
 @blp.route("/<battle_id>/tokens", methods=["GET"])

@@ -15,7 +15,7 @@ from schemas.webhooks import (
 )
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.httpio import json_response, read_json
+from service.httpio import NO_STORE, json_response, read_json
 from service.webhooks import deliveries_view, no_such_webhook, register, webhook_view
 
 blp = Blueprint(
@@ -40,7 +40,7 @@ def register_webhook(battle_id: str) -> Response:
     deps = services()
     deps.battles.created(battle_id)  # a 404 for an unknown battle before any name is resolved
     view = register(deps.store, battle_id, body, deps.config.webhooks)
-    return json_response(view, 201, {"Location": f"/battles/{battle_id}/webhooks/{view['id']}"})
+    return json_response(view, 201, {"Location": f"/battles/{battle_id}/webhooks/{view['id']}", **NO_STORE})
 
 
 @blp.route("/<battle_id>/webhooks", methods=["GET"])

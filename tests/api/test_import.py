@@ -41,6 +41,7 @@ def test_an_imported_battle_audits_clean_and_re_exports_the_same_outcomes(
     body: dict[str, Any] = answer.get_json()
     copy = body["id"]
     assert copy != original and answer.headers["Location"] == f"/battles/{copy}"
+    assert answer.headers["Cache-Control"] == "no-store"  # it carries the copy's GM token
     assert body["version"] == len(lines) and body["ruleset"] == ruleset and body["gm_token"]
     assert redis_store.secret(copy) == redis_store.secret(original)
     fold(redis_store, copy)  # what the workers do with the projection job the import scheduled

@@ -4,6 +4,7 @@ problems naming why, and register nothing."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -13,6 +14,8 @@ from flask.testing import FlaskClient
 
 from eventstore.protocol import EventStore
 from service.app import create_app
+from service.problems import Problem
+from service.webhooks import register as register_webhook
 from tests.api.helpers import WALL, accepted, assert_problem, bearer, create_battle, fold, mint
 from tests.fixtures.app import GmClient, config_for
 from webhooks.guard import parse_allow
@@ -96,6 +99,11 @@ def test_a_url_of_the_wrong_form_is_a_422_naming_why(client: GmClient, url: str,
         ("http://localhost:8080/hook", "loopback"),
         ("http://[::1]/hook", "loopback"),
         ("http://[::ffff:127.0.0.1]/hook", "loopback"),
+        ("http://[2002:7f00:1::]/x", "loopback"),  # 6to4 carrying 127.0.0.1
+        ("http://[2002:a01:203::1]/x", "private"),  # 6to4 carrying 10.1.2.3
+        ("http://[2001:0:4136:e378:8000:63bf:f5fe:fffe]/x", "private"),  # Teredo: client 10.1.0.1
+        ("http://[2001:0:a9fe:a9fe:8000:63bf:3fff:fdd2]/x", "link-local"),  # Teredo: server 169.254.169.254
+        ("http://[64:ff9b::7f00:1]/x", "loopback"),  # NAT64 carrying 127.0.0.1
         ("http://10.1.2.3/hook", "private"),
         ("http://192.168.0.10/hook", "private"),
         ("https://172.16.0.1/hook", "private"),
@@ -115,6 +123,44 @@ def test_a_host_resolving_to_a_refused_address_is_a_422_naming_it(
 
     assert f"a {kind} address" in refused["errors"]["url"][0]
     assert client.get(f"/battles/{battle_id}/webhooks").get_json() == []
+
+
+def test_an_ipv6_address_carrying_a_public_ipv4_address_is_judged_by_it(allowing: GmClient) -> None:
+    battle_id = create_battle(allowing)
+
+    for url in ("http://[2002:808:808::1]/x", "http://[64:ff9b::808:808]/x"):  # 8.8.8.8 inside
+        assert register(allowing, battle_id, url=url).status_code == 201, url
+
+
+def test_a_host_that_does_not_resolve_in_time_is_a_422_and_registers_nothing(
+    client: GmClient, redis_store: EventStore
+) -> None:
+    battle_id = create_battle(client)
+    settings = WebhookSettings(resolve_timeout_s=0.05)
+    answered = threading.Event()
+
+    def stuck(host: str, port: int) -> list[str]:  # a resolver that never answers in time
+        answered.wait(5)
+        return ["93.184.215.14"]
+
+    with pytest.raises(Problem) as raised:
+        register_webhook(redis_store, battle_id, {"url": "https://slow.example/"}, settings, stuck)
+    answered.set()
+
+    assert raised.value.status == 422
+    assert "slow.example does not resolve (no answer within 0.05 s)" in raised.value.extra["errors"]["url"][0]
+    assert redis_store.webhooks(battle_id) == []
+
+
+def test_the_answers_carrying_a_secret_or_a_token_are_never_cached(allowing: GmClient) -> None:
+    created = allowing.post("/battles", json={"ruleset": "epic"})
+    battle_id = created.get_json()["id"]
+    minted = allowing.post(f"/battles/{battle_id}/tokens", json={"role": "observer"})
+    registered = register(allowing, battle_id)
+
+    for answer in (created, minted, registered):
+        assert answer.status_code == 201, answer.get_json()
+        assert answer.headers["Cache-Control"] == "no-store"
 
 
 def test_the_allow_list_lets_only_what_it_names_through(allowing: GmClient) -> None:

@@ -84,6 +84,27 @@ def test_webhooks_are_listed_oldest_first_and_their_battles_indexed(store: Event
     assert sorted(store.webhook_battles()) == ["b1", "b2"]
 
 
+def test_deleting_a_battles_last_webhook_drops_it_from_the_index(store: EventStore) -> None:
+    battle(store)
+    store.add_webhook("b1", hook("wh_1"))
+    store.add_webhook("b1", hook("wh_2"))
+    assert store.delete_webhook("b1", "wh_1")
+    assert list(store.webhook_battles()) == ["b1"]  # one left: still indexed
+    assert store.delete_webhook("b1", "wh_2")
+    assert list(store.webhook_battles()) == []
+    store.add_webhook("b1", hook("wh_3"))
+    assert list(store.webhook_battles()) == ["b1"]
+
+
+def test_forgetting_a_battle_keeps_it_indexed_while_it_has_a_webhook(store: EventStore) -> None:
+    battle(store)
+    store.add_webhook("b1", hook())
+    store.forget_webhook_battle("b1")
+    assert list(store.webhook_battles()) == ["b1"]
+    store.forget_webhook_battle("b_none")
+    assert list(store.webhook_battles()) == ["b1"]
+
+
 def test_progress_and_attempts_are_saved_together_newest_attempt_first(store: EventStore) -> None:
     battle(store)
     store.add_webhook("b1", hook())

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import timedelta
+from typing import Any
 
+import redis
+
+from eventstore import keys
 from eventstore.protocol import EventStore, WebhookProgress, WebhookRecord
 from eventstore.redis_store import RedisEventStore
 from tests.workers.logs import append, new_battle
@@ -20,20 +24,22 @@ from workers.webhook_schedule import reconcile_webhooks, wake
 Jobs = list[tuple[str, str]]
 
 
+HOOK = WebhookRecord(
+    id="wh_0",
+    url="https://hooks.example/",
+    types=TYPES,
+    language="en",
+    secret="whsec_c2VjcmV0",
+    created_at="2026-03-01T12:00:00.000Z",
+)
+
+
 def with_webhooks(store: EventStore, *ids: str) -> str:
     battle_id = new_battle(store)
     project_battle(store, battle_id)
     for webhook_id in ids:
         store.add_webhook(
-            battle_id,
-            WebhookRecord(
-                id=webhook_id,
-                url="https://hooks.example/",
-                types=TYPES,
-                language="en",
-                secret="whsec_c2VjcmV0",
-                created_at=clock.iso(clock.now()),
-            ),
+            battle_id, dataclasses.replace(HOOK, id=webhook_id, created_at=clock.iso(clock.now()))
         )
     return battle_id
 
@@ -64,6 +70,36 @@ def test_a_fold_with_nothing_new_wakes_nobody(redis_store: EventStore) -> None:
     drain_pending(redis_store, requeue=lambda: None, folded=woken.append, linger_s=0)
 
     assert woken == []
+
+
+def test_a_battle_known_to_have_no_webhooks_is_not_woken_and_the_reconciler_catches_up(
+    redis_store: EventStore,
+) -> None:
+    battle_id = with_webhooks(redis_store)
+    jobs: Jobs = []
+    assert wake(redis_store, lambda b, w: jobs.append((b, w)), battle_id) == 0  # now known to have none
+    with_hook = dataclasses.replace(HOOK, id="wh_late", created_at=clock.iso(clock.now()))
+    redis_store.add_webhook(battle_id, with_hook)
+    append(redis_store, battle_id, 2)
+    project_battle(redis_store, battle_id)
+
+    assert wake(redis_store, lambda b, w: jobs.append((b, w)), battle_id) == 0  # within KNOWN_FOR_S
+    assert reconcile_webhooks(redis_store, lambda b, w: jobs.append((b, w))) == 1  # nothing is lost
+    assert jobs == [(battle_id, "wh_late")]
+
+
+def test_the_reconciler_drops_a_battle_without_webhooks_from_its_index(
+    redis_store: EventStore, redis_client: redis.Redis[Any]
+) -> None:
+    battle_id = with_webhooks(redis_store, "wh_a")
+    redis_store.delete_webhook(battle_id, "wh_a")
+    redis_store.add_webhook(battle_id, dataclasses.replace(HOOK, id="wh_b"))
+    redis_client.hdel(keys.webhooks(battle_id), "wh_b")  # gone behind the store's back: still indexed
+    assert list(redis_store.webhook_battles()) == [battle_id]
+
+    assert reconcile_webhooks(redis_store, lambda b, w: None) == 0
+
+    assert list(redis_store.webhook_battles()) == []
 
 
 def test_the_reconciler_enqueues_a_lagging_webhook_whose_job_was_lost(redis_store: EventStore) -> None:
