@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from eventstore.protocol import EventStore, NewEntry
@@ -40,3 +42,13 @@ def battle(store: EventStore, battle_id: str = "b1", *, commands: int = 0) -> st
     for n in range(commands):
         store.append(battle_id, command(n=n))
     return battle_id
+
+
+def eventually(condition: Callable[[], bool], bound_s: float = 10.0) -> bool:
+    """Poll until true; the bound only keeps a broken store from hanging the suite."""
+    deadline = time.monotonic() + bound_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True

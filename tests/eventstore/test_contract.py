@@ -28,7 +28,7 @@ from eventstore.protocol import (
     VersionConflict,
     Window,
 )
-from tests.eventstore.helpers import SEED, battle, command, created
+from tests.eventstore.helpers import SEED, battle, command, created, eventually
 
 StoreFactory = Callable[..., EventStore]
 
@@ -43,16 +43,6 @@ def state(version: int) -> Projection:
 
 def outcomes(first: int, last: int) -> list[tuple[int, str]]:
     return [(v, f'{{"version":{v}}}') for v in range(first, last + 1)]
-
-
-def eventually(condition: Callable[[], bool], bound_s: float = 10.0) -> bool:
-    """Poll until true; the bound only keeps a broken store from hanging the suite."""
-    deadline = time.monotonic() + bound_s
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
 
 
 # --- the log -------------------------------------------------------------------------------------

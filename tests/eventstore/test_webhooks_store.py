@@ -3,9 +3,6 @@ backend through the `store` fixture (STYLE §5)."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 import pytest
 
 from eventstore.protocol import (
@@ -17,7 +14,7 @@ from eventstore.protocol import (
     WebhookProgress,
     WebhookRecord,
 )
-from tests.eventstore.helpers import battle
+from tests.eventstore.helpers import battle, eventually
 
 
 def hook(webhook_id: str = "wh_1", **fields: object) -> WebhookRecord:
@@ -42,15 +39,6 @@ def attempt(version: int, status: str = "failed") -> DeliveryAttempt:
         error="answered 500" if status == "failed" else None,
         next_retry_at="2026-03-01T12:00:05.000Z" if status == "failed" else None,
     )
-
-
-def eventually(condition: Callable[[], bool], bound_s: float = 10.0) -> bool:
-    deadline = time.monotonic() + bound_s
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
 
 
 def test_a_webhook_is_kept_as_registered_secret_included(store: EventStore) -> None:
