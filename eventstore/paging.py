@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from eventstore.protocol import EventStore, StoredEntry
 
@@ -27,3 +27,15 @@ def iter_outcomes(
             return
         yield from page
         after = page[-1][0]
+
+
+def with_entries(
+    store: EventStore, battle_id: str, outcomes: Sequence[tuple[int, str]]
+) -> list[tuple[StoredEntry, str]]:
+    """Stored outcomes of consecutive versions, each with the log entry it decides (read in one call): what
+    the stream and the webhooks summarise."""
+    if not outcomes:
+        return []
+    entries = store.read(battle_id, after=outcomes[0][0] - 1, limit=len(outcomes))
+    by_version = {entry.version: entry for entry in entries}
+    return [(by_version[version], raw) for version, raw in outcomes]

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from eventstore.paging import with_entries
 from eventstore.protocol import EventStore
 from telemetry.metrics import STREAMS_OPEN
 
@@ -172,10 +173,7 @@ class Hub:
 
 def delivered(store: EventStore, battle_id: str, rows: Sequence[tuple[int, str]]) -> list[Delivered]:
     """Outcomes read from the store (consecutive versions) with their commands, read in one call."""
-    if not rows:
-        return []
-    entries = store.read(battle_id, after=rows[0][0] - 1, limit=len(rows))
-    commands = {entry.version: entry.data for entry in entries}
     return [
-        Delivered(version=v, outcome=json.loads(outcome), command=commands.get(v, {})) for v, outcome in rows
+        Delivered(version=entry.version, outcome=json.loads(outcome), command=entry.data)
+        for entry, outcome in with_entries(store, battle_id, rows)
     ]

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Literal
 
+from eventstore.paging import with_entries
 from eventstore.protocol import DeliveryAttempt, EventStore, WebhookProgress, WebhookRecord
 from summaries import summarized
 from webhooks import event, guard, send
@@ -102,13 +103,13 @@ def _deliver_locked(run: Deliverer, battle_id: str, webhook_id: str, owner: str)
         outcomes = store.outcomes(battle_id, after=progress.cursor, limit=BATCH)
         if not outcomes:
             return Delivered(ending="caught_up", delivered=delivered, skipped=skipped, cursor=progress.cursor)
-        commands = {e.version: e for e in store.read(battle_id, after=progress.cursor, limit=len(outcomes))}
-        for version, raw in outcomes:
-            told = summarized(ruleset, json.loads(raw), commands[version].data, hook.language)
+        for entry, raw in with_entries(store, battle_id, outcomes):
+            version = entry.version
+            told = summarized(ruleset, json.loads(raw), entry.data, hook.language)
             if event.event_type(told) not in hook.types:
                 progress, skipped = replace(progress, cursor=version), skipped + 1
                 continue
-            attempt, progress = _attempt(run, battle_id, hook, progress, told, commands[version].recorded_at)
+            attempt, progress = _attempt(run, battle_id, hook, progress, told, entry.recorded_at)
             if not store.save_webhook_progress(battle_id, webhook_id, progress, attempt):
                 return Delivered(ending="gone", delivered=delivered)  # deleted while we were sending
             if attempt.status != "delivered":
