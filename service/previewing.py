@@ -16,20 +16,16 @@ from service.ownership import permit
 from service.readside import battle_at, rewinder
 
 NO_DICE = "A preview walks every possible die: send the command without dice."
-NO_CONCLUDE = "`conclude` draws no die and would reveal the seed: there is nothing to preview."
+NO_CONCLUDE = "`conclude` draws no die and would reveal the seed: nothing to preview."
 
 
 def preview_command(deps: Services, battle_id: str, body: Any) -> dict[str, Any]:
     ruleset = deps.battles.ruleset_of(battle_id)
     if isinstance(body, dict) and "dice" in body:
-        raise ValidationError(
-            {"dice": ["A preview walks every possible die: send the command without dice."]}
-        )
+        raise ValidationError({"dice": [NO_DICE]})
     command = load_command(ruleset, body)
     if command.type == CONCLUDE:
-        raise ValidationError(
-            {"type": ["`conclude` draws no die and would reveal the seed: nothing to preview."]}
-        )
+        raise ValidationError({"type": [NO_CONCLUDE]})
     created = deps.battles.created(battle_id)
     battle = battle_at(deps.store, created, battle_id, deps.store.head(battle_id).version)
     permit(auth.current(), ruleset, command, battle.game)
