@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from eventstore.protocol import EventStore, WebhookProgress, WebhookRecord
@@ -16,9 +15,6 @@ from webhooks.event import TYPES, new_secret
 from webhooks.settings import WebhookSettings
 
 MAX_PER_BATTLE = 10  # each outcome is posted once per webhook: the fan-out a battle may ask for
-# getaddrinfo cannot be interrupted: it runs here, and a request waits for it only so long (a stuck
-# lookup holds one of these threads until the resolver gives up; later ones queue, still bounded)
-_resolvers = ThreadPoolExecutor(4, thread_name_prefix="webhook-resolve")
 
 
 def register(
@@ -31,7 +27,11 @@ def register(
     """Check where the URL's host resolves now (the worker checks again at each delivery), then keep it.
     `resolve` is the system's unless a test hands in its own; either gets settings.resolve_timeout_s."""
     try:
-        guard.target(body["url"], settings.allow, bounded(resolve or guard.system_resolve, settings))
+        guard.target(
+            body["url"],
+            settings.allow,
+            guard.bounded(resolve or guard.system_resolve, settings.resolve_timeout_s),
+        )
     except guard.Refused as refused:
         raise Problem(
             422,
@@ -55,18 +55,6 @@ def register(
     )
     progress = store.add_webhook(battle_id, record)
     return {**webhook_view(record, progress), "secret": record.secret}
-
-
-def bounded(resolve: guard.Resolve, settings: WebhookSettings) -> guard.Resolve:
-    """`resolve`, given at most resolve_timeout_s: past it the host counts as one that does not resolve."""
-
-    def within(host: str, port: int) -> list[str]:
-        try:
-            return list(_resolvers.submit(resolve, host, port).result(timeout=settings.resolve_timeout_s))
-        except TimeoutError:
-            raise TimeoutError(f"no answer within {settings.resolve_timeout_s:g} s") from None
-
-    return within
 
 
 def webhook_view(record: WebhookRecord, progress: WebhookProgress | None) -> dict[str, Any]:

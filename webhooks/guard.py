@@ -8,6 +8,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from urllib.parse import SplitResult, urlsplit
 
@@ -21,6 +22,9 @@ Resolve = Callable[[str, int], Sequence[str]]
 # `is_global` catches the rest (100.64/10 and the like)
 NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052's well-known prefix: the last 32 bits are IPv4
 KINDS = ("loopback", "link_local", "unspecified", "multicast", "reserved", "private")
+# getaddrinfo cannot be interrupted: it runs here, and a caller waits for it only so long (a stuck
+# lookup holds one of these threads until the resolver gives up; later ones queue, still bounded)
+_resolvers = ThreadPoolExecutor(4, thread_name_prefix="webhook-resolve")
 
 
 class Refused(ValueError):
@@ -133,6 +137,18 @@ def embedded_ipv4(address: ipaddress.IPv6Address) -> tuple[ipaddress.IPv4Address
 def system_resolve(host: str, port: int) -> list[str]:
     infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     return [str(info[4][0]) for info in infos]
+
+
+def bounded(resolve: Resolve, timeout_s: float) -> Resolve:
+    """`resolve`, given at most timeout_s: past it the host counts as one that does not resolve."""
+
+    def within(host: str, port: int) -> list[str]:
+        try:
+            return list(_resolvers.submit(resolve, host, port).result(timeout=timeout_s))
+        except TimeoutError:
+            raise TimeoutError(f"no answer within {timeout_s:g} s") from None
+
+    return within
 
 
 def _resolved(host: str, port: int, resolve: Resolve) -> list[Address]:

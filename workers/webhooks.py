@@ -132,7 +132,8 @@ def _attempt(
     """POST one outcome (after checking, again, where the URL's host resolves now) and say what it did."""
     version, moment = int(told["version"]), run.now()
     try:
-        target = guard.target(hook.url, run.settings.allow, run.resolve)
+        resolve = guard.bounded(run.resolve or guard.system_resolve, run.settings.resolve_timeout_s)
+        target = guard.target(hook.url, run.settings.allow, resolve)
     except guard.Refused as refused:
         answer, status = send.Answer(code=None, error=str(refused), duration_ms=0.0), "refused"
     else:

@@ -5,6 +5,7 @@ resolver), backoff, the retry horizon, deletion. tests/processes/test_webhooks_l
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
@@ -178,6 +179,30 @@ def test_a_host_that_resolves_elsewhere_at_delivery_is_refused_and_never_connect
     answers["now"] = ["127.0.0.1"]  # what it resolves to decides, and is what is connected to
     assert until_due(run, battle_id, webhook.id).ending == "caught_up"
     assert [r.headers["host"] for r in receiver.requests] == [f"hooks.rebind.test:{receiver.port}"]
+
+
+def test_a_host_that_does_not_resolve_in_time_at_delivery_is_refused_and_retried(
+    redis_store: EventStore, receiver: Receiver
+) -> None:
+    battle_id = new_battle(redis_store)
+    webhook = registered(redis_store, battle_id, f"http://hooks.slow.test:{receiver.port}/")
+    folded(redis_store, battle_id, applied=1)
+    released, answered = threading.Event(), threading.Event()
+
+    def stuck(host: str, port: int) -> list[str]:  # a resolver that answers only once released
+        released.wait(5)
+        answered.set()
+        return ["127.0.0.1"]
+
+    settings = dataclasses.replace(SETTINGS, resolve_timeout_s=0.05)
+    done = deliver(deliverer(redis_store, settings=settings, resolve=stuck), battle_id, webhook.id)
+    gave_up_first = not answered.is_set()  # the delivery did not wait for the resolver's answer
+    released.set()
+
+    assert gave_up_first and done.ending == "failing" and receiver.requests == []
+    attempt = redis_store.delivery_attempts(battle_id, webhook.id)[0]
+    assert attempt.status == "refused"
+    assert "hooks.slow.test does not resolve (no answer within 0.05 s)" in str(attempt.error)
 
 
 def test_localhost_is_refused_at_delivery_when_the_allow_list_names_another_host(
