@@ -15,6 +15,12 @@ from service.problems import Problem
 
 JSON_MIMETYPE = "application/json"
 NO_STORE = {"Cache-Control": "no-store"}  # a body carrying a secret or a token: no cache may keep it
+NO_STORE_DOC = {  # how the OpenAPI document tells clients of it
+    "Cache-Control": {
+        "description": "`no-store`: the body carries a secret or a token, which no cache may keep",
+        "schema": {"type": "string", "enum": ["no-store"]},
+    }
+}
 MAX_SAFE_INTEGER = 2**53 - 1  # I-JSON (RFC 7493 §2.2): what every JSON client reads back exactly
 NAMES_SHOWN = 10  # a refusal names this many repeated members, not thousands
 MAX_DEPTH = 32  # far deeper than any command; deeper bodies are refused before any schema walks them

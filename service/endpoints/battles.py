@@ -14,7 +14,7 @@ from service.battle_view import battle_summary
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.etags import etag, not_modified
-from service.httpio import NO_STORE, json_response, read_json
+from service.httpio import NO_STORE, NO_STORE_DOC, json_response, read_json
 
 blp = Blueprint(
     "battles", __name__, url_prefix="/battles", description="Battles: create one, read its summary."
@@ -32,7 +32,7 @@ ETAG = {
 @blp.route("", methods=["POST"])
 @blp.access("create")
 @blp.doc(requestBody={"required": True, "content": {"application/json": {"schema": BattleCreateSchema}}})
-@blp.response(201, BattleCreatedSchema, headers=LOCATION)
+@blp.response(201, BattleCreatedSchema, headers={**LOCATION, **NO_STORE_DOC})
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")

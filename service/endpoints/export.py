@@ -14,7 +14,7 @@ from service.endpoints.blueprint import Blueprint
 from service.etags import etag
 from service.export_format import MEDIA_TYPE
 from service.exporting import export_lines
-from service.httpio import NO_STORE, json_response
+from service.httpio import NO_STORE, NO_STORE_DOC, json_response
 from service.importing import import_export
 from service.problems import Problem
 
@@ -52,7 +52,7 @@ def export_battle(battle_id: str) -> Response:
 @blp.route("/import", methods=["POST"])
 @blp.access("create")
 @blp.doc(requestBody={"required": True, "content": LINES})
-@blp.response(201, BattleCreatedSchema, headers=LOCATION)
+@blp.response(201, BattleCreatedSchema, headers={**LOCATION, **NO_STORE_DOC})
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")

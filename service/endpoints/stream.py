@@ -9,7 +9,7 @@ from schemas.streams import StreamHeadersSchema, StreamQuerySchema, StreamTicket
 from service import auth
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.httpio import json_response
+from service.httpio import NO_STORE, NO_STORE_DOC, json_response
 from service.messages import language
 from service.streaming import EVENT_STREAM, RETRY_MS, open_stream
 from service.tickets import mint_ticket
@@ -49,11 +49,16 @@ def open_battle_stream(
 
 @blp.route("/<battle_id>/stream-tickets", methods=["POST"])
 @blp.access("read")
-@blp.response(201, StreamTicketSchema, description="a single-use ticket for `GET .../stream?ticket=`")
+@blp.response(
+    201,
+    StreamTicketSchema,
+    headers=NO_STORE_DOC,
+    description="a single-use ticket for `GET .../stream?ticket=`",
+)
 @blp.alt_response(404, response="NOT_FOUND")
 def mint_stream_ticket(battle_id: str) -> Response:
     """Mint a single-use ticket that opens one stream (an EventSource cannot send Authorization)"""
     deps = services()
     ticket = mint_ticket(deps, battle_id, auth.current())
     body = {"ticket": ticket, "expires_in": deps.config.stream_ticket_ttl_s}
-    return json_response(body, 201, {"Cache-Control": "no-store"})
+    return json_response(body, 201, NO_STORE)

@@ -8,7 +8,7 @@ from eventstore.protocol import TokenRecord
 from schemas.tokens import TokenCreateSchema, TokenMintedSchema, TokenSchema, ruleset_sides
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.httpio import NO_STORE, json_response, read_json
+from service.httpio import NO_STORE, NO_STORE_DOC, json_response, read_json
 from service.problems import Problem, validation_problem
 from service.tokens import SIDE_PREFIX, mint, token_view
 
@@ -22,7 +22,7 @@ LOCATION = {"Location": {"description": "the token", "schema": {"type": "string"
 @blp.route("/<battle_id>/tokens", methods=["POST"])
 @blp.access("gm")
 @blp.doc(requestBody={"required": True, "content": {"application/json": {"schema": TokenCreateSchema}}})
-@blp.response(201, TokenMintedSchema, headers=LOCATION)
+@blp.response(201, TokenMintedSchema, headers={**LOCATION, **NO_STORE_DOC})
 @blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")

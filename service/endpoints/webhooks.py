@@ -15,7 +15,7 @@ from schemas.webhooks import (
 )
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.httpio import NO_STORE, json_response, read_json
+from service.httpio import NO_STORE, NO_STORE_DOC, json_response, read_json
 from service.webhooks import deliveries_view, no_such_webhook, register, webhook_view
 
 blp = Blueprint(
@@ -28,7 +28,7 @@ LOCATION = {"Location": {"description": "the webhook", "schema": {"type": "strin
 @blp.route("/<battle_id>/webhooks", methods=["POST"])
 @blp.access("gm")
 @blp.doc(requestBody={"required": True, "content": {"application/json": {"schema": WebhookCreateSchema}}})
-@blp.response(201, WebhookCreatedSchema, headers=LOCATION)
+@blp.response(201, WebhookCreatedSchema, headers={**LOCATION, **NO_STORE_DOC})
 @blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")

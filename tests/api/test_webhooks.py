@@ -158,9 +158,20 @@ def test_the_answers_carrying_a_secret_or_a_token_are_never_cached(allowing: GmC
     minted = allowing.post(f"/battles/{battle_id}/tokens", json={"role": "observer"})
     registered = register(allowing, battle_id)
 
-    for answer in (created, minted, registered):
+    ticket = allowing.post(f"/battles/{battle_id}/stream-tickets")
+    documented = allowing.get("/openapi.json").get_json()["paths"]
+    operations = {
+        created: documented["/battles"]["post"],
+        minted: documented["/battles/{battle_id}/tokens"]["post"],
+        registered: documented["/battles/{battle_id}/webhooks"]["post"],
+        ticket: documented["/battles/{battle_id}/stream-tickets"]["post"],
+    }
+
+    for answer, operation in operations.items():
         assert answer.status_code == 201, answer.get_json()
         assert answer.headers["Cache-Control"] == "no-store"
+        header = operation["responses"]["201"]["headers"]["Cache-Control"]  # and clients are told so
+        assert header["schema"]["enum"] == ["no-store"]
 
 
 def test_the_allow_list_lets_only_what_it_names_through(allowing: GmClient) -> None:
