@@ -9,15 +9,13 @@ reads it as inclusive percentages."""
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from bench import measures
+from bench import cpu, measures
 from bench.load import Target, throughput
 from bench.stack import Bench, running
 
@@ -49,9 +47,9 @@ def _load(name: str, url: str, targets: list[Target], spied: str | None, output:
              "--nonblocking", "--format", "raw", "-o", output],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-    before, started = _cpu(), time.monotonic()
+    before, started = cpu.processes(), time.monotonic()
     run = throughput(url, targets, measures.COMMAND, SECONDS)
-    after, wall = _cpu(), time.monotonic() - started
+    after, wall = cpu.processes(), time.monotonic() - started
     if spy is not None:
         spy.wait()
     print(f"{name}: {run.rate:,.0f} req/s, {run.errors} non-2xx, {wall:.1f} s")
@@ -76,21 +74,6 @@ def _spied(bench: Bench, which: str | None) -> str | None:
 
 def _ps() -> str:
     return subprocess.run(["ps", "-eo", "pid,ppid,args"], capture_output=True, text=True, check=True).stdout
-
-
-def _cpu() -> dict[str, tuple[str, float]]:
-    """pid → (command line, user + system CPU seconds so far) of this virtualenv's processes (the stack;
-    the machine may be running other things)."""
-    tick, found = os.sysconf("SC_CLK_TCK"), {}
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            command = Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ").strip()[:100]
-        except OSError:
-            continue
-        if sys.prefix in command and int(pid) != os.getpid():
-            found[pid] = (command.replace(sys.prefix + "/", ""), (int(fields[11]) + int(fields[12])) / tick)
-    return found
 
 
 if __name__ == "__main__":

@@ -1,0 +1,70 @@
+"""CPU seconds the stack's processes use while a load runs, per request and per role (the API, the baseline,
+the fold's workers, the store): the part of the ingest gap that wall-clock rates on a shared machine hide.
+
+Only this virtualenv's processes count (the machine may run other things); this process does not."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+ROLES = ("api", "fold", "store", "other")  # the service's parts, in the order a row names them
+
+
+@dataclass(frozen=True, slots=True)
+class Used:
+    """CPU milliseconds per request by role, between two samples."""
+
+    per_request_ms: dict[str, float]
+
+    @property
+    def total_ms(self) -> float:
+        return sum(self.per_request_ms.values())
+
+    def describe(self) -> str:
+        parts = [f"{role} {ms:.2f}" for role, ms in self.per_request_ms.items() if ms >= 0.005]
+        return f"{self.total_ms:.2f} ms ({', '.join(parts)})"
+
+
+def processes() -> dict[str, tuple[str, float]]:
+    """pid → (command line, user + system CPU seconds so far) of this virtualenv's processes."""
+    tick, found = os.sysconf("SC_CLK_TCK"), {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            command = Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ").strip()[:200]
+        except OSError:
+            continue
+        if sys.prefix in command and int(pid) != os.getpid():
+            found[pid] = (command.replace(sys.prefix + "/", ""), (int(fields[11]) + int(fields[12])) / tick)
+    return found
+
+
+def used(
+    before: dict[str, tuple[str, float]],
+    after: dict[str, tuple[str, float]],
+    requests: int,
+    api_bind: str,
+    roles: tuple[str, ...] = ROLES,
+) -> Used:
+    """What each of `roles` used between the samples; `api_bind` (host:port) tells the loaded gunicorn
+    from the other one. A process that started or ended in between is left out (none does in a load)."""
+    by_role: dict[str, float] = defaultdict(float)
+    for pid, (command, seconds) in after.items():
+        if pid in before:
+            by_role[_role(command, api_bind)] += seconds - before[pid][1]
+    per_request = {role: 1000 * by_role.get(role, 0.0) / max(requests, 1) for role in roles}
+    return Used(per_request)
+
+
+def _role(command: str, api_bind: str) -> str:
+    if "gunicorn" in command:
+        return "api" if api_bind in command else "idle"  # the other app sits idle meanwhile
+    if "workers.worker" in command:
+        return "fold"
+    if "valkey" in command or "redis-server" in command:
+        return "store"
+    return "other"  # the reconciler, the launcher
