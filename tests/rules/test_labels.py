@@ -18,16 +18,19 @@ BUILDERS = {"pathfinder": ("Mod", "rolls.py", "mods"), "epic": ("Modifier", "sav
 
 
 def builds(ruleset: str, record: str) -> list[str]:
-    """Every `file:function` of the ruleset's rules that calls the record's constructor."""
+    """Every `file:function` (`file:` at module level) of the ruleset's rules building the record."""
     found = []
     for path in sorted((RULES / ruleset).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for function in ast.walk(tree):
-            if not isinstance(function, ast.FunctionDef):
-                continue
-            for node in ast.walk(function):
-                if isinstance(node, ast.Call) and getattr(node.func, "id", None) == record:
-                    found.append(f"{path.name}:{function.name}")
+        owner = {
+            id(node): function.name
+            for function in ast.walk(tree)
+            if isinstance(function, ast.FunctionDef)
+            for node in ast.walk(function)
+        }  # the innermost function wins: ast.walk meets outer functions first
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == record:
+                found.append(f"{path.name}:{owner.get(id(node), '')}")
     return found
 
 
