@@ -214,4 +214,5 @@ TERMS: dict[str, tuple[str, ...]] = {
     "epic.automatic": ("held", "behind_undefended", "tower_undefended"),
     "epic.verdict": ("attacker_wins", "defender_wins", "tie"),
     "epic.entity": ("stand", "section", "gate", "transport", "any"),
+    "epic.label": r.LABELS,  # the modifiers' labels, for the viewer's log (service/viewer_files/terms.js)
 }

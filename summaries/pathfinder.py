@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.pathfinder import results as r
 from rules.pathfinder.catalog import AMMUNITION, ENGINES
+from rules.pathfinder.rolls import LABELS
 from rules.pathfinder.shot import ShotResolved
 from summaries.lines import Data, Line, Lines, Param, Term, square
 
@@ -323,4 +324,5 @@ TERMS: dict[str, tuple[str, ...]] = {
     "pathfinder.action": ("standard", "move", "full_round"),
     "pathfinder.engine": tuple(ENGINES),
     "pathfinder.ammunition": tuple(AMMUNITION),
+    "pathfinder.label": LABELS,  # the modifiers' labels, for the viewer's log (service/viewer_files/terms.js)
 }

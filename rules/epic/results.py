@@ -8,16 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 from rules.codec import JSON
 from rules.epic.state import Location, Stand
 from rules.epic.tables import Approach, Order, Phase
 
+# every label a modifier can carry (spec §2): `saves.modifier` takes no other, and the summaries' catalogs
+# word each one for the viewer (tests/service/test_catalogs.py)
+Label = Literal["caf", "fort_va", "fort_va_half", "tir_appuye", "save_modifier"]
+LABELS: tuple[str, ...] = get_args(Label)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Modifier:
-    label: str
+    label: str  # a Label when built by `saves.modifier`; str on the wire: a label later dropped still decodes
     value: int
 
 

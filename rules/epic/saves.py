@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from rules.dice import Dice
 from rules.epic.board import occupants, tir_appuye
 from rules.epic.events import Event, SectionDestroyed, SectionSaveMade, StandsDestroyed
-from rules.epic.results import Modifier, SaveRoll, total_of
+from rules.epic.results import Label, Modifier, SaveRoll, total_of
 from rules.epic.state import EpicState, Section, Stand
 from rules.epic.tables import FORTIFICATIONS
 
 
-def modifier(label: str, value: int) -> Modifier:
+def modifier(label: Label, value: int) -> Modifier:
     return Modifier(label=label, value=value)
 
 

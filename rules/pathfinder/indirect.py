@@ -17,7 +17,7 @@ from rules.pathfinder.landing import land
 from rules.pathfinder.misfire import explode, is_misfire
 from rules.pathfinder.mishap import is_mishap
 from rules.pathfinder.results import Observation
-from rules.pathfinder.rolls import Mod, attack, mods
+from rules.pathfinder.rolls import Label, Mod, attack, mods
 from rules.pathfinder.scatter import Scatter, scatter
 from rules.pathfinder.shot import Landing, Report, Shot
 from rules.pathfinder.state import PfState, Successive
@@ -27,7 +27,7 @@ from rules.ruleset import Outcome
 NO_LINE_OF_SIGHT = -6
 
 
-def successive_terms(state: Successive) -> tuple[tuple[str, int], ...]:
+def successive_terms(state: Successive) -> tuple[tuple[Label, int], ...]:
     """PF-INDIRECT-05: +10 after a hit; else 2 per seen miss (max 10) + reported misses (max 5; total 10)."""
     if state.hit:
         return (("successive_after_hit", 10),)
@@ -40,7 +40,7 @@ def targeting_modifiers(shot: Shot) -> tuple[Mod, ...]:
     """PF-INDIRECT-01, in the spec's order; zero terms are omitted."""
     leader, state = shot.leader, shot.state
     knowledge = leader.skills.knowledge_engineering
-    ability = (
+    ability: tuple[Label, int] = (
         ("knowledge_engineering", knowledge.modifier) if knowledge.ranks >= 1 else ("int", leader.int_mod)
     )
     assert shot.reach is not None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 from rules.dice import Dice
 from rules.pathfinder.state import Creature
@@ -17,15 +17,49 @@ SkillId = Literal[
     "craft_siege_engine", "disable_device", "knowledge_engineering", "profession_siege_engineer"
 ]
 SaveType = Literal["ref", "fort", "will"]
+# every label a modifier can carry (spec §2 and the rules naming them): `mods` takes no other, and the
+# summaries' catalogs word each one for the viewer (tests/service/test_catalogs.py)
+Label = Literal[
+    SkillId,
+    "str",
+    "dex",
+    "int",
+    "bab",
+    "attacker_size",
+    "enhancement",
+    "empower",
+    "nonproficient",
+    "siege_size_penalty",
+    "range",
+    "broken",
+    "bombard_direct",
+    "wind",
+    "no_line_of_sight",
+    "successive_after_hit",
+    "successive_misses_seen",
+    "successive_misses_reported",
+    "siege_commander",
+    "driving",
+    "ram_base",
+    "ram_assist",
+    "ram_size",
+    "not_charging",
+    "improvised",
+    "ram_head",
+    "base",
+    "size",
+    "armor",
+]
+LABELS: tuple[str, ...] = get_args(Label)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Mod:
-    label: str
+    label: str  # a Label when built by `mods`; str on the wire, so that a label later dropped still decodes
     value: int
 
 
-def mods(*terms: tuple[str, int]) -> tuple[Mod, ...]:
+def mods(*terms: tuple[Label, int]) -> tuple[Mod, ...]:
     """A labelled breakdown in the given order, zero terms omitted."""
     return tuple(Mod(label=label, value=value) for label, value in terms if value != 0)
 

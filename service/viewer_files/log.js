@@ -1,5 +1,6 @@
 // The log: one row per version with its outcome's summary, every die (slot, value, source), each check's
-// labelled modifiers and its total against its target; rejections marked with their reason and detail.
+// modifiers labelled in the reader's words and its total against its target; rejections marked with their
+// reason and detail.
 
 import { html } from "./svg.js";
 
@@ -35,13 +36,16 @@ function success(check) {
   return null;
 }
 
-export function describeCheck(path, check, result, words) {
+// each modifier with its label in the reader's words (`said`): the catalogs' term for the rules' label, else
+// the code itself (a label no catalog knows, of an older battle); a save's bonus and a damage's static part
+// are the viewer's own
+export function describeCheck(path, check, result, words, ruleset) {
   const dice = Array.isArray(check.dice) ? check.dice : "natural" in check ? [check.natural] : "die" in check && check.die !== null ? [check.die] : [];
-  const modifiers = [...(check.modifiers || [])];
-  if (typeof check.bonus === "number") modifiers.push({ label: "bonus", value: check.bonus });
-  if (typeof check.static === "number" && check.static !== 0) modifiers.push({ label: "static", value: check.static });
+  const modifiers = (check.modifiers || []).map((m) => ({ ...m, said: words.term(`${ruleset}.label.${m.label}`) }));
+  if (typeof check.bonus === "number") modifiers.push({ label: "bonus", value: check.bonus, said: words.bonusLabel });
+  if (typeof check.static === "number" && check.static !== 0) modifiers.push({ label: "static", value: check.static, said: words.staticLabel });
   const parts = [dice.length ? `[${dice.join(", ")}]` : ""];
-  for (const m of modifiers) parts.push(`${signed(m.value)} ${m.label}`);
+  for (const m of modifiers) parts.push(`${signed(m.value)} ${m.said}`);
   if (typeof check.total === "number") parts.push(`= ${check.total}`);
   const target = targetOf(path, check, result);
   if (target !== null) parts.push(`${words.vs} ${target}`);
@@ -50,9 +54,9 @@ export function describeCheck(path, check, result, words) {
   return { path, text: parts.filter(Boolean).join(" "), dice, modifiers, total: check.total ?? null, target };
 }
 
-function checkList(outcome, words) {
+function checkList(outcome, words, ruleset) {
   const result = outcome.result || {};
-  const checks = checksIn(result).map(({ path, check }) => describeCheck(path, check, result, words));
+  const checks = checksIn(result).map(({ path, check }) => describeCheck(path, check, result, words, ruleset));
   if (!checks.length) return null;
   return html(
     "ul",
@@ -108,7 +112,7 @@ export function undoneBy(entries) {
   return undone;
 }
 
-export function logRow(entry, undone, words, onPick) {
+export function logRow(entry, undone, words, ruleset, onPick) {
   const outcome = entry.outcome;
   const status = outcome ? outcome.status : "pending";
   const cancelledBy = undone.get(entry.version);
@@ -131,7 +135,7 @@ export function logRow(entry, undone, words, onPick) {
     button,
     outcome?.summary ? html("p", { class: "summary" }, outcome.summary) : null,
     outcome ? rejection(outcome) : null,
-    outcome ? checkList(outcome, words) : null,
+    outcome ? checkList(outcome, words, ruleset) : null,
     outcome ? rollList(outcome, words) : null,
   );
 }

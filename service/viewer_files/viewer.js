@@ -161,7 +161,7 @@ class Viewer {
 
   renderLog() {
     const undone = undoneBy(this.entries);
-    $("log").replaceChildren(...this.entries.map((entry) => logRow(entry, undone, this.words, (v) => this.show(v))));
+    $("log").replaceChildren(...this.entries.map((entry) => logRow(entry, undone, this.words, this.battle.ruleset, (v) => this.show(v))));
     if (this.shown !== null) this.markCurrent(this.shown);
   }
 
