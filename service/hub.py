@@ -5,8 +5,9 @@ its waiters, so neither a stream nor a waiter reads the store on its own.
 
 It starts with the first subscription or waiter (no thread and no I/O before), outlives store outages (it
 retries from the last version it read of each battle; a waiter is let go at once, to answer 202), and a
-forked child starts afresh rather than inherit a parent's thread and lock. A battle stays watched LINGER_S
-after its last watcher leaves, so a busy battle is not added again (an interrupt of the read) per command."""
+forked child starts afresh rather than inherit a parent's thread and lock. A battle is read while some
+stream or waiter watches it, no longer: each key in the one read costs the store on every read (measured:
+keeping battles watched 30 s after their last waiter cost the store more CPU than interrupting the read)."""
 
 from __future__ import annotations
 
@@ -24,10 +25,9 @@ from eventstore.protocol import EventStore
 from telemetry.metrics import STREAMS_OPEN
 
 log = logging.getLogger(__name__)
-BLOCK_S = 0.25  # one read's wait (a battle first watched interrupts it): idle battles are dropped this often
+BLOCK_S = 0.25  # one read's wait; a battle first watched interrupts it
 RETRY_FIRST_S, RETRY_MAX_S = 0.5, 5.0  # while the store does not answer, reads back off between these
 BACKLOG = 1000  # outcomes one subscription holds before it is told to read the store itself
-LINGER_S = 30.0  # a battle nobody watches any more is still read this long, in case a watcher comes back
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -101,20 +101,16 @@ class _Watched:
     cursor: int  # the last version read of this battle (lowered when a waiter needs an earlier one)
     subscribers: set[Subscription] = field(default_factory=set)
     waiters: dict[int, list[Waiter]] = field(default_factory=dict)  # by the version each awaits
-    idle_since: float | None = None  # when its last watcher left (it is dropped LINGER_S later)
 
     def idle(self) -> bool:
         return not self.subscribers and not self.waiters
 
 
 class Hub:
-    def __init__(
-        self, store: EventStore, *, max_streams: int, block_s: float = BLOCK_S, linger_s: float = LINGER_S
-    ) -> None:
+    def __init__(self, store: EventStore, *, max_streams: int, block_s: float = BLOCK_S) -> None:
         self._store = store
         self._max_streams = max_streams
         self._block_s = block_s
-        self._linger_s = linger_s
         self._reset()
 
     def _reset(self) -> None:
@@ -161,7 +157,6 @@ class Hub:
                     cursor = self._store.projected_version(battle_id)
                 watched = self._watched[battle_id] = _Watched(cursor=cursor)
             watched.subscribers.add(subscription)
-            watched.idle_since = None
             self._open += 1
             STREAMS_OPEN.inc()
             self._start()
@@ -181,7 +176,7 @@ class Hub:
             if watched is None or subscription not in watched.subscribers:
                 return
             watched.subscribers.discard(subscription)
-            self._note_idle(watched)
+            self._drop_if_idle(subscription.battle_id)
             self._open -= 1
             STREAMS_OPEN.dec()
 
@@ -189,17 +184,16 @@ class Hub:
         """The outcome of `version` once the reader reads it; None past timeout_s, or at once while the
         store fails. The battle is read from version - 1 on, so an outcome already written is found too."""
         self._here()
-        if self._failing:
-            return None
         waiter = Waiter(battle_id, version)
         with self._changed:
+            if self._failing:
+                return None
             watched = self._watched.get(battle_id)
             behind = watched is None or watched.cursor >= version  # the read in flight will not see it
             if watched is None:
                 watched = self._watched[battle_id] = _Watched(cursor=version - 1)
             watched.cursor = min(watched.cursor, version - 1)
             watched.waiters.setdefault(version, []).append(waiter)
-            watched.idle_since = None
             self._start()
             self._changed.notify_all()
         try:
@@ -219,12 +213,13 @@ class Hub:
                 waiting.remove(waiter)
                 if not waiting:
                     del watched.waiters[waiter.version]
-            self._note_idle(watched)
+            self._drop_if_idle(waiter.battle_id)
 
-    @staticmethod
-    def _note_idle(watched: _Watched) -> None:
-        if watched.idle() and watched.idle_since is None:
-            watched.idle_since = time.monotonic()
+    def _drop_if_idle(self, battle_id: str) -> None:
+        """Under the lock: a battle nobody watches is read no more (a read in flight may still return it)."""
+        watched = self._watched.get(battle_id)
+        if watched is not None and watched.idle():
+            del self._watched[battle_id]
 
     def _start(self) -> None:
         if self._thread is None:
@@ -252,10 +247,6 @@ class Hub:
         """Each watched battle's cursor, and those with streams (whose outcomes are read with commands)."""
         with self._changed:
             self._changed.wait_for(lambda: bool(self._watched))
-            now = time.monotonic()
-            for battle_id, watched in list(self._watched.items()):
-                if watched.idle_since is not None and now - watched.idle_since >= self._linger_s:
-                    del self._watched[battle_id]
             cursors = {battle_id: w.cursor for battle_id, w in self._watched.items()}
             return cursors, {battle_id for battle_id, w in self._watched.items() if w.subscribers}
 
@@ -271,18 +262,18 @@ class Hub:
                         waiter.settle(outcome)
                 if battle_id not in streamed and not watched.subscribers:
                     _advance(watched, rows[0][0], rows[-1][0])
-                self._note_idle(watched)
+                self._drop_if_idle(battle_id)
 
     def _let_waiters_go(self) -> None:
         """While the store fails, waiters answer 202 rather than wait for a read that may not come."""
         with self._changed:
             self._failing = True
-            for watched in self._watched.values():
+            for battle_id, watched in list(self._watched.items()):
                 for waiting in watched.waiters.values():
                     for waiter in waiting:
                         waiter.settle(None)
                 watched.waiters.clear()
-                self._note_idle(watched)
+                self._drop_if_idle(battle_id)
 
     def _fan_out(self, batches: dict[str, list[Delivered]]) -> None:
         with self._changed:

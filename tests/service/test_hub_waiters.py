@@ -1,6 +1,6 @@
 """`Prefer: wait` on the process's hub (service/hub.py), on every backend (memory, Redis, Redis Cluster):
 waiters woken by the one reader, an outcome written before its waiter came, a waiter for an outcome the
-reader had read already, timeouts, and battles still read for a while after their last waiter."""
+reader had read already, timeouts, and battles read only while waited on."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def outcomes(store: EventStore, battle_id: str, first: int, last: int) -> None:
 
 @pytest.fixture
 def hub(store: EventStore) -> Hub:
-    return Hub(store, max_streams=10, linger_s=0.2)  # a short linger: its thread idles after the test
+    return Hub(store, max_streams=10)
 
 
 class Waits:
@@ -136,15 +136,20 @@ def test_a_wait_gives_none_when_its_outcome_does_not_come_in_time(store: EventSt
     assert hub.waiting == 0
 
 
-def test_a_battle_stays_watched_a_while_after_its_last_waiter_then_is_dropped(store: EventStore) -> None:
-    hub = Hub(store, max_streams=10, block_s=0.05, linger_s=1.0)
+def test_a_battle_is_read_while_someone_waits_on_it_and_no_longer(store: EventStore, hub: Hub) -> None:
     battle(store, commands=2)
-    outcomes(store, "b1", 1, 2)
-
-    assert hub.wait_outcome("b1", 2, WAIT_S) == '{"version":2}'
-
+    outcomes(store, "b1", 1, 1)
+    waits = Waits(hub)
+    waits.start("b1", 2)
+    assert eventually(waiting(hub, 1))
     assert hub.watched == {"b1"}
-    assert eventually(lambda: hub.watched == set())
+
+    outcomes(store, "b1", 2, 2)
+
+    assert waits.join() == {("b1", 2): '{"version":2}'}
+    assert hub.watched == set()
+    assert hub.wait_outcome("b1", 3, timeout_s=0.05) is None
+    assert hub.watched == set()
 
 
 @pytest.fixture
@@ -179,7 +184,7 @@ def blocked_reads(client: RedisClient) -> int:
 
 def test_a_store_outage_lets_every_waiter_go_at_once_and_new_ones_too(own_server: EmbeddedServer) -> None:
     store = RedisEventStore(connect(own_server.url, socket_timeout=2))
-    hub = Hub(store, max_streams=10, linger_s=0.2)
+    hub = Hub(store, max_streams=10)
     waits = Waits(hub)
     battle(store, commands=1)
     waits.start("b1", 2, HELD_S)
