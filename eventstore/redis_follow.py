@@ -1,10 +1,11 @@
 """Watching the outcomes streams of many battles at once, for a process's stream reader (service/hub.py).
 
 On one Redis node it is one XREAD BLOCK over every stream, and over the process's own alarm stream, which
-interrupt_follow writes to when the reader has a battle to add. A Redis Cluster refuses a multi-key command
-across slots and every battle is a slot of its own ({B}), so there the streams are read grouped by slot in
-one pipeline (a round trip per node), again every POLL_S while nothing comes (an interrupt cuts the pause
-short): per process, never per client."""
+interrupt_follow writes to when the reader has a battle to add, and the reader deletes once it woke (a
+battle registered before the alarm it raised is in the next read; one registered after rings again). A
+Redis Cluster refuses a multi-key command across slots and every battle is a slot of its own ({B}), so
+there the streams are read grouped by slot in one pipeline (a round trip per node), again every POLL_S
+while nothing comes (an interrupt cuts the pause short): per process, never per client."""
 
 from __future__ import annotations
 
@@ -33,7 +34,6 @@ class _Alarm:
     def __init__(self) -> None:
         self.pid = os.getpid()
         self.key = keys.follow_alarm(uuid.uuid4().hex)
-        self.seen = "0-0"  # the last alarm the reader took
         self.rung = threading.Event()
 
 
@@ -53,7 +53,7 @@ class RedisFollow:
             alarm.rung.set()
             return
         pipe = self._client.pipeline(transaction=False)
-        pipe.xadd(alarm.key, {"rung": "1"}, maxlen=1, approximate=False)
+        pipe.xadd(alarm.key, {"rung": "1"})
         pipe.pexpire(alarm.key, ALARM_TTL_MS)
         pipe.execute()
 
@@ -71,14 +71,16 @@ class RedisFollow:
                 replies = self._read_by_slot(self._client, streams, count)
             else:  # BLOCK 0 would wait forever: a spent timeout reads without blocking
                 block = min(left_ms, MAX_BLOCK_MS) if left_ms > 0 else None
-                watched = {**streams, alarm.key: alarm.seen}
+                watched = {**streams, alarm.key: "0-0"}  # any alarm not deleted yet
                 replies = self._client.xread(watched, count=count, block=block) or []
             found: dict[str, list[tuple[int, str]]] = {}
             for stream, rows in replies:
                 if text(stream) == alarm.key:
-                    alarm.seen, rung = text(rows[-1][0]), True
+                    rung = True
                 elif rows:
                     found[battles[text(stream)]] = [(version_of(row[0]), outcome_of(row)) for row in rows]
+            if rung:
+                self._client.delete(alarm.key)  # before the reader looks at what it watches again
             if found or rung or left_ms <= 0:
                 return found
             if isinstance(self._client, RedisCluster) and alarm.rung.wait(min(POLL_S, left_ms / 1000)):

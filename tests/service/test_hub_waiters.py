@@ -219,3 +219,14 @@ def test_a_command_whose_wait_the_store_outage_ends_is_answered_202(own_server: 
     waiting_post.join(timeout=WAIT_S)
 
     assert answered == [202]  # long before its wait: the command is in the log, and never a 5xx
+
+
+def test_the_reader_deletes_its_alarm_once_woken_so_it_never_grows(own_server: EmbeddedServer) -> None:
+    client = connect(own_server.url)
+    store = RedisEventStore(client)
+    battle(store, commands=1)
+    for _ in range(5):
+        store.interrupt_follow()
+        assert store.follow_outcomes({"b1": 0}, WAIT_S) == {}
+
+    assert list(client.scan_iter("siege:follow:alarm:*")) == []  # streams are never trimmed: deleted
