@@ -84,6 +84,11 @@ SCHEDULED = "siege:projector:scheduled"  # flag: a projection job is queued or r
 WEBHOOK_BATTLES = "siege:webhooks:battles"  # set of battles with webhooks (the reconciler's index)
 
 
+def follow_alarm(process: str) -> str:
+    """A process's own stream, written to end its stream reader's blocking read (redis_follow.py)."""
+    return f"siege:follow:alarm:{process}"
+
+
 def ticket(battle_id: str, digest: str) -> str:
     """A stream ticket, stored by SHA-256 with its own expiry; taken (deleted) by the one stream it opens."""
     return f"siege:{{{battle_id}}}:ticket:{digest}"

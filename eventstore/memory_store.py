@@ -44,6 +44,7 @@ class MemoryEventStore(MemorySchedule, MemoryTokens, MemoryWebhooks, MemoryTicke
         MemoryTickets.__init__(self)
         self._battles: dict[str, MemoryBattle] = {}
         self._changed = threading.Condition()
+        self._interrupted = False  # interrupt_follow was called: the next follow_outcomes returns
 
     def _battle(self, battle_id: str) -> MemoryBattle:
         battle = self._battles.get(battle_id)
@@ -212,10 +213,16 @@ class MemoryEventStore(MemorySchedule, MemoryTokens, MemoryWebhooks, MemoryTicke
                     fresh = self.outcomes(battle_id, after=after, limit=count)
                     if fresh:
                         found[battle_id] = fresh
-                return bool(found)
+                return bool(found) or self._interrupted
 
             self._changed.wait_for(landed, timeout=max(timeout_s, 0))
+            self._interrupted = False
             return found
+
+    def interrupt_follow(self) -> None:
+        with self._changed:
+            self._interrupted = True
+            self._changed.notify_all()
 
     def snapshot_at_or_before(self, battle_id: str, version: int) -> Projection | None:
         with self._changed:

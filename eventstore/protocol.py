@@ -361,6 +361,10 @@ class EventStore(Protocol):
         after its cursor; those outcomes, at most `count` per battle, by battle ({} when none came). One
         call watches every battle: what a process's stream reader waits on for all its subscribers."""
 
+    def interrupt_follow(self) -> None:
+        """End this process's follow_outcomes call in progress at once ({} when nothing came), or its next
+        one if none is: the reader has a battle to add to what it watches."""
+
     def snapshot_at_or_before(self, battle_id: str, version: int) -> Projection | None: ...
 
     def delete_derived(self, battle_id: str) -> None:

@@ -1,10 +1,13 @@
-"""The per-process stream reader: one thread follows the outcomes of every battle some stream of this
-process watches (one blocking read for all of them, EventStore.follow_outcomes) and hands each batch to
-those streams' subscriptions, so no stream polls the store on its own.
+"""The per-process stream reader: one thread follows the outcomes of every battle some stream or
+`Prefer: wait` answer of this process watches (one blocking read for all of them,
+EventStore.follow_outcomes), hands each batch to those streams' subscriptions and each awaited outcome to
+its waiters, so neither a stream nor a waiter reads the store on its own.
 
-It starts with the first subscription (no thread and no I/O before), outlives store outages (it retries
-from the last version it read of each battle), and a forked child starts afresh rather than inherit a
-parent's thread and lock."""
+It starts with the first subscription or waiter (no thread and no I/O before), outlives store outages (it
+retries from the last version it read of each battle; a waiter is let go at once, to answer 202), and a
+forked child starts afresh rather than inherit a parent's thread and lock. A battle is read while some
+stream or waiter watches it, no longer: each key in the one read costs the store on every read (measured:
+keeping battles watched 30 s after their last waiter cost the store more CPU than interrupting the read)."""
 
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from eventstore.protocol import EventStore
 from telemetry.metrics import STREAMS_OPEN
 
 log = logging.getLogger(__name__)
-BLOCK_S = 0.25  # one read's wait: a battle first watched while it blocks is read within this long
+BLOCK_S = 0.25  # one read's wait; a battle first watched interrupts it
 RETRY_FIRST_S, RETRY_MAX_S = 0.5, 5.0  # while the store does not answer, reads back off between these
 BACKLOG = 1000  # outcomes one subscription holds before it is told to read the store itself
 
@@ -75,10 +78,32 @@ class Subscription:
             return taken
 
 
+class Waiter:
+    """One `Prefer: wait` answer: the outcome of one version, handed over once the reader reads it."""
+
+    def __init__(self, battle_id: str, version: int) -> None:
+        self.battle_id = battle_id
+        self.version = version
+        self._settled = threading.Event()
+        self._outcome: str | None = None
+
+    def settle(self, outcome: str | None) -> None:
+        self._outcome = outcome
+        self._settled.set()
+
+    def wait(self, timeout_s: float) -> str | None:
+        self._settled.wait(max(timeout_s, 0))
+        return self._outcome
+
+
 @dataclass(slots=True)
 class _Watched:
-    cursor: int  # the last version read of this battle
-    subscribers: set[Subscription]
+    cursor: int  # the last version read of this battle (lowered when a waiter needs an earlier one)
+    subscribers: set[Subscription] = field(default_factory=set)
+    waiters: dict[int, list[Waiter]] = field(default_factory=dict)  # by the version each awaits
+
+    def idle(self) -> bool:
+        return not self.subscribers and not self.waiters
 
 
 class Hub:
@@ -94,16 +119,30 @@ class Hub:
         self._watched: dict[str, _Watched] = {}
         self._open = 0
         self._thread: threading.Thread | None = None
+        self._failing = False  # the reader's last read failed: waiters answer 202 at once
 
     @property
     def open_streams(self) -> int:
         return self._open
 
+    @property
+    def waiting(self) -> int:
+        with self._changed:
+            return sum(len(w) for watched in self._watched.values() for w in watched.waiters.values())
+
+    @property
+    def watched(self) -> set[str]:
+        with self._changed:
+            return set(self._watched)
+
+    def _here(self) -> None:
+        if self._pid != os.getpid():
+            self._reset()  # forked: the parent's thread is not here and its lock may be held
+
     def subscribe(self, battle_id: str) -> Subscription:
         """A new subscription; StreamsFull past the cap. Its first outcome is the first the store writes
         after this call (or lands in the store before, for the stream's own catch-up read)."""
-        if self._pid != os.getpid():
-            self._reset()  # forked: the parent's thread is not here and its lock may be held
+        self._here()
         if self._open >= self._max_streams:
             raise StreamsFull
         cursor = None if battle_id in self._watched else self._store.projected_version(battle_id)
@@ -112,15 +151,22 @@ class Hub:
             if self._open >= self._max_streams:
                 raise StreamsFull
             watched = self._watched.get(battle_id)
+            fresh = watched is None  # the read in flight does not watch it
             if watched is None:
                 if cursor is None:  # unwatched since the look above: read the head under the lock
                     cursor = self._store.projected_version(battle_id)
-                watched = self._watched[battle_id] = _Watched(cursor=cursor, subscribers=set())
+                watched = self._watched[battle_id] = _Watched(cursor=cursor)
             watched.subscribers.add(subscription)
             self._open += 1
             STREAMS_OPEN.inc()
             self._start()
             self._changed.notify_all()
+        if fresh:
+            try:
+                self._store.interrupt_follow()
+            except BaseException:
+                self.unsubscribe(subscription)
+                raise
         return subscription
 
     def unsubscribe(self, subscription: Subscription) -> None:
@@ -130,10 +176,50 @@ class Hub:
             if watched is None or subscription not in watched.subscribers:
                 return
             watched.subscribers.discard(subscription)
-            if not watched.subscribers:
-                del self._watched[subscription.battle_id]
+            self._drop_if_idle(subscription.battle_id)
             self._open -= 1
             STREAMS_OPEN.dec()
+
+    def wait_outcome(self, battle_id: str, version: int, timeout_s: float) -> str | None:
+        """The outcome of `version` once the reader reads it; None past timeout_s, or at once while the
+        store fails. The battle is read from version - 1 on, so an outcome already written is found too."""
+        self._here()
+        waiter = Waiter(battle_id, version)
+        with self._changed:
+            if self._failing:
+                return None
+            watched = self._watched.get(battle_id)
+            behind = watched is None or watched.cursor >= version  # the read in flight will not see it
+            if watched is None:
+                watched = self._watched[battle_id] = _Watched(cursor=version - 1)
+            watched.cursor = min(watched.cursor, version - 1)
+            watched.waiters.setdefault(version, []).append(waiter)
+            self._start()
+            self._changed.notify_all()
+        try:
+            if behind:
+                self._store.interrupt_follow()
+            return waiter.wait(timeout_s)
+        finally:
+            self._leave(waiter)
+
+    def _leave(self, waiter: Waiter) -> None:
+        with self._changed:
+            watched = self._watched.get(waiter.battle_id)
+            if watched is None:
+                return
+            waiting = watched.waiters.get(waiter.version, [])
+            if waiter in waiting:
+                waiting.remove(waiter)
+                if not waiting:
+                    del watched.waiters[waiter.version]
+            self._drop_if_idle(waiter.battle_id)
+
+    def _drop_if_idle(self, battle_id: str) -> None:
+        """Under the lock: a battle nobody watches is read no more (a read in flight may still return it)."""
+        watched = self._watched.get(battle_id)
+        if watched is not None and watched.idle():
+            del self._watched[battle_id]
 
     def _start(self) -> None:
         if self._thread is None:
@@ -143,22 +229,51 @@ class Hub:
     def _run(self) -> None:
         pause = RETRY_FIRST_S
         while True:
-            with self._changed:
-                self._changed.wait_for(lambda: bool(self._watched))
-                cursors = {battle_id: w.cursor for battle_id, w in self._watched.items()}
+            cursors, streamed = self._watch_list()
             try:
-                batches = self._read(cursors)
+                found = self._store.follow_outcomes(cursors, self._block_s)
+                self._settle(found, streamed)
+                batches = {b: delivered(self._store, b, rows) for b, rows in found.items() if b in streamed}
             except Exception as error:  # the store is away (or worse): keep the cursors, retry later
                 log.warning("the stream reader could not read the store: %s: %s", type(error).__name__, error)
+                self._let_waiters_go()
                 time.sleep(pause)
                 pause = min(pause * 2, RETRY_MAX_S)
                 continue
-            pause = RETRY_FIRST_S
+            pause, self._failing = RETRY_FIRST_S, False
             self._fan_out(batches)
 
-    def _read(self, cursors: dict[str, int]) -> dict[str, list[Delivered]]:
-        found = self._store.follow_outcomes(cursors, self._block_s)
-        return {battle_id: delivered(self._store, battle_id, rows) for battle_id, rows in found.items()}
+    def _watch_list(self) -> tuple[dict[str, int], set[str]]:
+        """Each watched battle's cursor, and those with streams (whose outcomes are read with commands)."""
+        with self._changed:
+            self._changed.wait_for(lambda: bool(self._watched))
+            cursors = {battle_id: w.cursor for battle_id, w in self._watched.items()}
+            return cursors, {battle_id for battle_id, w in self._watched.items() if w.subscribers}
+
+    def _settle(self, found: dict[str, list[tuple[int, str]]], streamed: set[str]) -> None:
+        """Hand each waiter its outcome; a battle without streams is read on from there."""
+        with self._changed:
+            for battle_id, rows in found.items():
+                watched = self._watched.get(battle_id)
+                if watched is None or not rows:
+                    continue
+                for version, outcome in rows:
+                    for waiter in watched.waiters.pop(version, ()):
+                        waiter.settle(outcome)
+                if battle_id not in streamed and not watched.subscribers:
+                    _advance(watched, rows[0][0], rows[-1][0])
+                self._drop_if_idle(battle_id)
+
+    def _let_waiters_go(self) -> None:
+        """While the store fails, waiters answer 202 rather than wait for a read that may not come."""
+        with self._changed:
+            self._failing = True
+            for battle_id, watched in list(self._watched.items()):
+                for waiting in watched.waiters.values():
+                    for waiter in waiting:
+                        waiter.settle(None)
+                watched.waiters.clear()
+                self._drop_if_idle(battle_id)
 
     def _fan_out(self, batches: dict[str, list[Delivered]]) -> None:
         with self._changed:
@@ -166,9 +281,15 @@ class Hub:
                 watched = self._watched.get(battle_id)
                 if watched is None or not items:
                     continue  # its last stream left while the read was out
-                watched.cursor = max(watched.cursor, items[-1].version)
+                _advance(watched, items[0].version, items[-1].version)
                 for subscription in watched.subscribers:
                     subscription.push(items)
+
+
+def _advance(watched: _Watched, first: int, last: int) -> None:
+    """Past what was read, unless a waiter lowered the cursor below it meanwhile (read from there)."""
+    if first <= watched.cursor + 1:
+        watched.cursor = max(watched.cursor, last)
 
 
 def delivered(store: EventStore, battle_id: str, rows: Sequence[tuple[int, str]]) -> list[Delivered]:

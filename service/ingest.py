@@ -72,9 +72,9 @@ def _answer(deps: Services, job: Append, appended: Appended, wait_s: float | Non
 
 def _await_outcome(deps: Services, battle_id: str, version: int, wait_s: float) -> str | None:
     """The command is in the log already: a failed wait must still answer 202, never a 5xx that
-    invites a blind retry."""
+    invites a blind retry. The process's hub reads the outcome, one read for all its waiters."""
     try:
-        return deps.store.wait_outcome(battle_id, version, wait_s)
+        return deps.hub.wait_outcome(battle_id, version, wait_s)
     except (RedisError, OSError) as error:
         log.warning("waiting for the outcome of %s v%d failed: %s", battle_id, version, error)
         return None

@@ -88,3 +88,27 @@ def test_following_gives_nothing_when_nothing_lands_in_time(store: EventStore) -
     assert store.follow_outcomes({"b1": 2}, timeout_s=0.05) == {}
     assert store.follow_outcomes({"b1": 2}, timeout_s=0) == {}
     assert store.follow_outcomes({}, timeout_s=0.05) == {}
+
+
+def test_an_interrupt_ends_a_follow_in_progress_with_nothing(store: EventStore) -> None:
+    battle(store, commands=2)
+    got: list[dict[str, list[tuple[int, str]]]] = []
+    follower = threading.Thread(target=lambda: got.append(store.follow_outcomes({"b1": 0}, 30)))
+    follower.start()
+    time.sleep(0.1)  # let the follower block first; an interrupt before it would end it as well
+
+    store.interrupt_follow()
+    follower.join(timeout=30)
+
+    assert got == [{}]
+
+
+def test_an_interrupt_while_no_follow_runs_ends_the_next_one_only(store: EventStore) -> None:
+    battle(store, commands=2)
+
+    store.interrupt_follow()
+
+    assert store.follow_outcomes({"b1": 0}, 30) == {}
+    outcomes(store, "b1", 1, 1)
+    assert store.follow_outcomes({"b1": 0}, 30) == {"b1": [(1, '{"version":1}')]}
+    assert store.follow_outcomes({"b1": 1}, timeout_s=0.05) == {}

@@ -1,0 +1,232 @@
+"""`Prefer: wait` on the process's hub (service/hub.py), on every backend (memory, Redis, Redis Cluster):
+waiters woken by the one reader, an outcome written before its waiter came, a waiter for an outcome the
+reader had read already, timeouts, and battles read only while waited on."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from eventstore.config import RedisClient, connect
+from eventstore.embedded import EmbeddedServer, free_port
+from eventstore.protocol import EventStore, Projection
+from eventstore.redis_store import RedisEventStore
+from service.app import create_app
+from service.deps import EXTENSION
+from service.hub import Hub
+from tests.api.helpers import WALL, create_battle, send
+from tests.eventstore.helpers import battle, eventually
+from tests.fixtures.app import GmClient, config_for
+
+WAIT_S = 30.0  # a bound only: every wait below ends on its outcome long before
+HELD_S = 600.0  # a wait that only its outcome or an outage ends within the test's bound of WAIT_S
+
+
+def outcomes(store: EventStore, battle_id: str, first: int, last: int) -> None:
+    store.save_projection(
+        battle_id,
+        state=Projection(version=last, state="{}"),
+        outcomes=[(v, f'{{"version":{v}}}') for v in range(first, last + 1)],
+    )
+
+
+@pytest.fixture
+def hub(store: EventStore) -> Hub:
+    return Hub(store, max_streams=10)
+
+
+class Waits:
+    """Waits on the hub in threads of their own, answers kept in the order asked."""
+
+    def __init__(self, hub: Hub) -> None:
+        self._hub = hub
+        self._threads: list[threading.Thread] = []
+        self.got: dict[tuple[str, int], str | None] = {}
+
+    def start(self, battle_id: str, version: int, timeout_s: float = WAIT_S) -> None:
+        def wait() -> None:
+            self.got[(battle_id, version)] = self._hub.wait_outcome(battle_id, version, timeout_s)
+
+        thread = threading.Thread(target=wait)
+        thread.start()
+        self._threads.append(thread)
+
+    def join(self) -> dict[tuple[str, int], str | None]:
+        for thread in self._threads:
+            thread.join(timeout=WAIT_S)
+        return self.got
+
+
+@pytest.fixture
+def waits(hub: Hub) -> Iterator[Waits]:
+    yield Waits(hub)
+
+
+def waiting(hub: Hub, count: int) -> Callable[[], bool]:
+    return lambda: hub.waiting == count
+
+
+def test_waiters_on_several_battles_are_woken_by_the_reader_with_their_outcome(
+    store: EventStore, hub: Hub, waits: Waits
+) -> None:
+    for battle_id in ("b1", "b2", "b3"):  # on a cluster: several slots and nodes
+        battle(store, battle_id, commands=2)
+    outcomes(store, "b1", 1, 1)
+    outcomes(store, "b2", 1, 1)
+    waits.start("b1", 2)
+    waits.start("b1", 3)
+    waits.start("b2", 2)
+    waits.start("b3", 3)
+    assert eventually(waiting(hub, 4))
+
+    outcomes(store, "b1", 2, 3)
+    outcomes(store, "b2", 2, 2)
+    outcomes(store, "b3", 1, 3)
+
+    assert waits.join() == {
+        ("b1", 2): '{"version":2}',
+        ("b1", 3): '{"version":3}',
+        ("b2", 2): '{"version":2}',
+        ("b3", 3): '{"version":3}',
+    }
+    assert hub.waiting == 0
+
+
+def test_an_outcome_written_before_its_waiter_came_is_answered_at_once(store: EventStore, hub: Hub) -> None:
+    battle(store, commands=2)
+    outcomes(store, "b1", 1, 3)
+
+    assert hub.wait_outcome("b1", 2, WAIT_S) == '{"version":2}'  # no outcome comes after it: read first
+    assert hub.wait_outcome("b1", 3, WAIT_S) == '{"version":3}'
+
+
+def test_a_waiter_for_an_outcome_the_reader_read_already_gets_it_again(store: EventStore, hub: Hub) -> None:
+    battle(store, commands=3)
+    outcomes(store, "b1", 1, 2)
+    assert hub.wait_outcome("b1", 2, WAIT_S) == '{"version":2}'  # the reader watches b1, past v2
+    outcomes(store, "b1", 3, 4)
+    assert hub.wait_outcome("b1", 4, WAIT_S) == '{"version":4}'
+
+    assert hub.wait_outcome("b1", 3, WAIT_S) == '{"version":3}'  # behind the reader: read again
+
+
+def test_a_waiter_for_an_earlier_version_than_the_one_watched_is_answered(
+    store: EventStore, hub: Hub, waits: Waits
+) -> None:
+    battle(store, commands=3)
+    waits.start("b1", 4)
+    assert eventually(waiting(hub, 1))
+    waits.start("b1", 3)  # appended first, came to wait second
+    assert eventually(waiting(hub, 2))
+
+    outcomes(store, "b1", 1, 4)
+
+    assert waits.join() == {("b1", 4): '{"version":4}', ("b1", 3): '{"version":3}'}
+
+
+def test_a_wait_gives_none_when_its_outcome_does_not_come_in_time(store: EventStore, hub: Hub) -> None:
+    battle(store, commands=2)
+    outcomes(store, "b1", 1, 1)
+
+    assert hub.wait_outcome("b1", 2, timeout_s=0.05) is None
+    assert hub.wait_outcome("b1", 2, timeout_s=0) is None
+    assert hub.waiting == 0
+
+
+def test_a_battle_is_read_while_someone_waits_on_it_and_no_longer(store: EventStore, hub: Hub) -> None:
+    battle(store, commands=2)
+    outcomes(store, "b1", 1, 1)
+    waits = Waits(hub)
+    waits.start("b1", 2)
+    assert eventually(waiting(hub, 1))
+    assert hub.watched == {"b1"}
+
+    outcomes(store, "b1", 2, 2)
+
+    assert waits.join() == {("b1", 2): '{"version":2}'}
+    assert hub.watched == set()
+    assert hub.wait_outcome("b1", 3, timeout_s=0.05) is None
+    assert hub.watched == set()
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[EmbeddedServer]:
+    """A server of this test alone: no other test's reader among its clients, and it may go down."""
+    server = EmbeddedServer(tmp_path / "valkey", port=free_port(), durability="durable").start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_many_waiters_hold_one_blocked_read_of_the_store_between_them(own_server: EmbeddedServer) -> None:
+    client = connect(own_server.url)
+    store = RedisEventStore(client)
+    hub = Hub(store, max_streams=10)
+    waits = Waits(hub)
+    battles = [battle(store, f"b{n}", commands=1) for n in range(20)]
+    for battle_id in battles:
+        waits.start(battle_id, 2)
+    assert eventually(waiting(hub, 20))
+
+    assert eventually(lambda: blocked_reads(client) == 1)  # every battle joined the one read
+    for battle_id in battles:
+        outcomes(store, battle_id, 1, 2)
+    assert set(waits.join().values()) == {'{"version":2}'}
+
+
+def blocked_reads(client: RedisClient) -> int:
+    return sum("b" in c["flags"] and c["cmd"] == "xread" for c in client.client_list())
+
+
+def test_a_store_outage_lets_every_waiter_go_at_once_and_new_ones_too(own_server: EmbeddedServer) -> None:
+    store = RedisEventStore(connect(own_server.url, socket_timeout=2))
+    hub = Hub(store, max_streams=10)
+    waits = Waits(hub)
+    battle(store, commands=1)
+    waits.start("b1", 2, HELD_S)
+    assert eventually(waiting(hub, 1))
+
+    own_server.stop()
+    assert waits.join() == {("b1", 2): None}
+    waits.start("b1", 3, HELD_S)  # while the reader cannot read: let go at once
+
+    assert waits.join() == {("b1", 2): None, ("b1", 3): None}
+
+
+def test_a_command_whose_wait_the_store_outage_ends_is_answered_202(own_server: EmbeddedServer) -> None:
+    url = own_server.url
+    app = create_app(
+        config_for(url, max_wait_s=HELD_S),
+        store=RedisEventStore(connect(url, socket_timeout=2)),
+        queue_redis=connect(url),
+    )
+    client = GmClient(app, app.response_class, use_cookies=False)
+    battle_id = create_battle(client)
+    answered: list[int] = []
+    waiting_post = threading.Thread(
+        target=lambda: answered.append(
+            send(client, battle_id, WALL, headers={"Prefer": "wait=600"}).status_code
+        )
+    )
+    waiting_post.start()
+    assert eventually(waiting(app.extensions[EXTENSION].hub, 1))  # appended; no worker folds it
+
+    own_server.stop()
+    waiting_post.join(timeout=WAIT_S)
+
+    assert answered == [202]  # long before its wait: the command is in the log, and never a 5xx
+
+
+def test_the_reader_deletes_its_alarm_once_woken_so_it_never_grows(own_server: EmbeddedServer) -> None:
+    client = connect(own_server.url)
+    store = RedisEventStore(client)
+    battle(store, commands=1)
+    for _ in range(5):
+        store.interrupt_follow()
+        assert store.follow_outcomes({"b1": 0}, WAIT_S) == {}
+
+    assert list(client.scan_iter("siege:follow:alarm:*")) == []  # streams are never trimmed: deleted
