@@ -52,12 +52,18 @@ def used(
 ) -> Used:
     """What each of `roles` used between the samples; `api_bind` (host:port) tells the loaded gunicorn
     from the other one. A process that started or ended in between is left out (none does in a load)."""
-    by_role: dict[str, float] = defaultdict(float)
-    for pid, (command, seconds) in after.items():
-        if pid in before:
-            by_role[_role(command, api_bind)] += seconds - before[pid][1]
-    per_request = {role: 1000 * by_role.get(role, 0.0) / max(requests, 1) for role in roles}
+    started = by_role({pid: row for pid, row in before.items() if pid in after}, api_bind)
+    ended = by_role({pid: row for pid, row in after.items() if pid in before}, api_bind)
+    per_request = {role: 1000 * (ended[role] - started[role]) / max(requests, 1) for role in roles}
     return Used(per_request)
+
+
+def by_role(sample: dict[str, tuple[str, float]], api_bind: str) -> dict[str, float]:
+    """CPU seconds so far of each role's processes in one sample (see `used`)."""
+    seconds: dict[str, float] = defaultdict(float)
+    for command, spent in sample.values():
+        seconds[_role(command, api_bind)] += spent
+    return seconds
 
 
 def _role(command: str, api_bind: str) -> str:

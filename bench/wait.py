@@ -12,7 +12,6 @@ import hashlib
 import http.client
 import itertools
 import json
-import os
 import re
 import sys
 import tempfile
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from bench import cpu
 from bench.load import percentile
 from bench.measures import COMMAND, create_battles
 from bench.stack import Bench, running
@@ -160,33 +160,18 @@ class Costs:
 
 def costs(bench: Bench) -> Costs:
     client = connect(bench.redis_url)
-    cpu = client.info("cpu")
+    used = client.info("cpu")
     calls = {
         name.removeprefix("cmdstat_"): int(stat["calls"])
         for name, stat in client.info("commandstats").items()
         if name in {"cmdstat_xread", "cmdstat_xrange", "cmdstat_xadd", "cmdstat_evalsha"}
     }
-    return Costs(float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]), _api_cpu_s(bench), calls)
+    return Costs(float(used["used_cpu_user"]) + float(used["used_cpu_sys"]), _api_cpu_s(bench), calls)
 
 
 def _api_cpu_s(bench: Bench) -> float:
     """User + system CPU seconds of the processes serving the service's port (gunicorn: master, workers)."""
-    bind, tick, total = bench.service_url.removeprefix("http://"), os.sysconf("SC_CLK_TCK"), 0.0
-    masters: set[str] = set()
-    rows: list[tuple[str, str, list[str]]] = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            command = Path(f"/proc/{pid}/cmdline").read_text()
-        except OSError:
-            continue
-        rows.append((pid, stat[1], stat))
-        if "gunicorn" in command and bind in command:
-            masters.add(pid)
-    for pid, parent, stat in rows:
-        if pid in masters or parent in masters:
-            total += (int(stat[11]) + int(stat[12])) / tick
-    return total
+    return cpu.by_role(cpu.processes(), bench.service_url.removeprefix("http://"))["api"]
 
 
 def report(
