@@ -51,7 +51,7 @@ def install(app: Flask, config: ServiceConfig) -> None:
 def budget() -> Budget | None:
     """The budget this request spends in its battle's keys: a battle token's, where limits apply (worked
     out once per request: every hook asks)."""
-    found: Budget | None | object = g.get(BUDGET, UNKNOWN)  # one look-up through the proxy: hooks ask often
+    found: Budget | object | None = g.get(BUDGET, UNKNOWN)  # one look-up through the proxy: hooks ask often
     if found is UNKNOWN:
         items: dict[Window, RateLimitItem] | None = current_app.extensions.get("siege-budgets")
         principal = auth.current()

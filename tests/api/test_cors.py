@@ -156,7 +156,7 @@ def test_a_browser_can_poll_an_event_with_if_none_match(listed: GmClient) -> Non
 def test_each_origin_keeps_its_own_fields_request_after_request(
     redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str
 ) -> None:
-    """The fields of a plain answer are worked out once per Origin (service/cors.SimpleAnswers), then reused."""
+    """A plain answer's fields are worked out once per Origin (service/cors.SimpleAnswers), then reused."""
     other = "https://owlbear.example"
     client = app_with((FOUNDRY, other), redis_store, redis_client, redis_url).test_client()
 
