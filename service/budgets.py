@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from flask import Flask, Response, current_app, g, request
 from limits import RateLimitItem, parse_many
@@ -26,6 +26,7 @@ POLICY = "per-token"  # the one policy: each token (or caller address, or the se
 ATTRIBUTE = "siege_counts_in_append"
 SPENT, BUDGET, TRIED = "siege_spent", "siege_budget", "siege_spend_tried"
 STORE_DOWN = 503  # service/problems.store_unavailable's status
+UNKNOWN = object()  # this request's budget is not worked out yet
 View = TypeVar("View", bound=Callable[..., object])
 log = logging.getLogger(__name__)
 
@@ -50,14 +51,14 @@ def install(app: Flask, config: ServiceConfig) -> None:
 def budget() -> Budget | None:
     """The budget this request spends in its battle's keys: a battle token's, where limits apply (worked
     out once per request: every hook asks)."""
-    if BUDGET not in g:
+    found: Budget | object | None = g.get(BUDGET, UNKNOWN)  # one look-up through the proxy: hooks ask often
+    if found is UNKNOWN:
         items: dict[Window, RateLimitItem] | None = current_app.extensions.get("siege-budgets")
         principal = auth.current()
         counted = items and principal.token_id is not None and _battle() is not None
         owner = f"token:{principal.token_id}"
-        g.setdefault(BUDGET, Budget(owner=owner, windows=tuple(items)) if counted and items else None)
-    found: Budget | None = g.get(BUDGET)
-    return found
+        found = g.setdefault(BUDGET, Budget(owner=owner, windows=tuple(items)) if counted and items else None)
+    return cast(Budget | None, found)
 
 
 def note(spent: Spent | None) -> None:

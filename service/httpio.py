@@ -25,6 +25,7 @@ MAX_SAFE_INTEGER = 2**53 - 1  # I-JSON (RFC 7493 §2.2): what every JSON client 
 NAMES_SHOWN = 10  # a refusal names this many repeated members, not thousands
 MAX_DEPTH = 32  # far deeper than any command; deeper bodies are refused before any schema walks them
 _SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")  # an escaped UTF-16 surrogate, maybe a lone one
+_COMPACT = json.JSONEncoder(separators=(",", ":")).encode  # built once, not per answer as json.dumps would
 _WAIT = re.compile(r"(?:^|[\s,;])wait\s*=\s*\"?(\d+(?:\.\d+)?)\"?", re.IGNORECASE)
 
 
@@ -106,10 +107,12 @@ def _children(value: Any) -> Any:
 
 def prefer_wait(cap_s: float) -> float | None:
     """`Prefer: wait=N` (RFC 7240) capped at cap_s, or None when the client did not ask to wait."""
-    found = _WAIT.search(",".join(request.headers.getlist("Prefer")))
+    # one environ look-up (the server joins repeated fields into one); getlist walks every header
+    sent = request.headers.get("Prefer")
+    found = None if sent is None else _WAIT.search(sent)
     return None if found is None else min(float(found.group(1)), cap_s)
 
 
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
-    text = body if isinstance(body, str) else json.dumps(body, separators=(",", ":"))
+    text = body if isinstance(body, str) else _COMPACT(body)
     return Response(text, status, dict(headers or {}), mimetype=JSON_MIMETYPE)

@@ -13,6 +13,8 @@ from contextvars import ContextVar
 
 request_id: ContextVar[str | None] = ContextVar("request_id", default=None)  # set per request by service/logs
 EXTRAS = ("http", "job")  # structured parts a record may carry (`extra={"job": {...}}`), copied as they are
+# built once: json.dumps with options builds a new encoder for every line
+_ENCODE = json.JSONEncoder(separators=(",", ":"), default=str).encode
 
 
 class JsonFormatter(logging.Formatter):
@@ -34,7 +36,7 @@ class JsonFormatter(logging.Formatter):
                 line[extra] = value
         if record.exc_info:
             line["exc"] = self.formatException(record.exc_info)
-        return json.dumps(line, separators=(",", ":"), default=str)
+        return _ENCODE(line)
 
     _second: tuple[int, str] = (0, "")
 

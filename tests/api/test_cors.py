@@ -151,3 +151,27 @@ def test_a_browser_can_poll_an_event_with_if_none_match(listed: GmClient) -> Non
     assert "if-none-match" in names(allowed)
     assert polled.status_code == 304
     assert polled.headers["Access-Control-Allow-Origin"] == FOUNDRY
+
+
+def test_each_origin_keeps_its_own_fields_request_after_request(
+    redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str
+) -> None:
+    """A plain answer's fields are worked out once per Origin (service/cors.SimpleAnswers), then reused."""
+    other = "https://owlbear.example"
+    client = app_with((FOUNDRY, other), redis_store, redis_client, redis_url).test_client()
+
+    def fields(origin: str | None) -> list[tuple[str, str]]:
+        answer = client.get("/rulesets", headers={"Origin": origin} if origin else {})
+        return [(name, value) for name, value in answer.headers if name.startswith("Access-Control")]
+
+    origins = (FOUNDRY, other, "https://evil.example", None)
+    first = {origin: fields(origin) for origin in origins}
+    again = {origin: fields(origin) for origin in origins}
+
+    assert again == first
+    for origin in (FOUNDRY, other):
+        assert dict(first[origin])["Access-Control-Allow-Origin"] == origin
+        assert names(dict(first[origin])["Access-Control-Expose-Headers"]) >= EXPOSED
+        vary = client.get("/rulesets", headers={"Origin": origin}).headers["Vary"]
+        assert vary == "Origin"  # two origins listed: a cache must key on it
+    assert first["https://evil.example"] == []

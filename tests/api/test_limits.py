@@ -139,3 +139,15 @@ def test_a_command_refused_before_its_append_still_counts(tight: GmClient) -> No
     assert_problem(
         tight.post(f"/battles/{battle_id}/commands", json={"type": "advance_phase"}), 429, "rate-limited"
     )
+
+
+def test_a_caller_without_a_battle_token_is_advertised_its_budget_too(tight: GmClient) -> None:
+    """flask-limiter counts these (service/limits.py); a battle token's requests skip its hooks."""
+    battle_id = tight.post("/battles", json={"ruleset": "epic"}).get_json()["id"]  # the address's first
+    tight.get(f"/battles/{battle_id}")  # a battle token's request between them counts elsewhere
+
+    answers = [tight.get("/rulesets") for _ in range(BUDGET - 1)]
+
+    assert all(a.headers["RateLimit-Policy"] == f'"per-token";q={BUDGET};w=60' for a in answers)
+    left = [re.fullmatch(r'"per-token";r=(\d+);t=(\d+)', a.headers["RateLimit"]) for a in answers]
+    assert [int(m.group(1)) for m in left if m] == [BUDGET - 2, BUDGET - 3]
