@@ -40,8 +40,9 @@ def default_build() -> Path:
 
 
 def digest(package: Path) -> str:
-    """SHA-256 over every source and data file of the package (paths and bytes), caches left out."""
-    sha = hashlib.sha256()
+    """SHA-256 over every source and data file of the package (paths and bytes), caches left out, and over
+    this module: a change to how the build is made (which modules stay interpreted) makes it stale too."""
+    sha = hashlib.sha256(Path(__file__).read_bytes())
     for path in sorted(p for p in package.rglob("*") if p.is_file() and _is_source(p)):
         sha.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return sha.hexdigest()
@@ -59,7 +60,7 @@ def unusable(package: Path, build: Path) -> str | None:
     if not (build / "rules" / f"__init__{suffix}").is_file():
         return f"the compiled build in {build} is not for this interpreter ({suffix})"
     if (build / DIGEST).read_text().strip() != digest(package):
-        return f"the compiled build in {build} is stale: rules/ changed since (`make install` rebuilds it)"
+        return f"the compiled build in {build} is stale: rules/ or its recipe changed (`make install`)"
     return None
 
 
@@ -146,5 +147,9 @@ def compile_build(build: Path) -> None:
 
 if __name__ == "__main__":
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else default_build()
-    compile_build(target)
-    print(f"rules compiled into {target}")
+    if unusable(sources(), target) is None:  # touched, not changed (a checkout): no need to compile again
+        (target / DIGEST).touch()
+        print(f"rules: the compiled build in {target} matches the sources")
+    else:
+        compile_build(target)
+        print(f"rules compiled into {target}")
