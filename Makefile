@@ -10,6 +10,10 @@ TYPESCRIPT_SPEC := typescript@~5.9
 TSC := $(if $(shell command -v npm),$(VENV)/node/node_modules/.bin/tsc)
 PYTEST_ARGS ?= -n 2 --dist loadgroup
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard summaries/locales/*/LC_MESSAGES/siege.po))
+# rules/ compiled with mypyc for the workers and the benchmarks, out of the tree (workers/rules_build.py);
+# a process runs it only while its recorded digest matches rules/, else the pure Python (and says so)
+COMPILED_RULES := build/mypyc/rules.sha256
+RULES_SOURCES := $(shell find rules -name '*.py' -o -name '*.json')
 
 .DEFAULT_GOAL := help
 .PHONY: help install run test test-faults lint openapi bench clean
@@ -28,18 +32,21 @@ $(INSTALLED): pyproject.toml constraints.txt
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@touch $@
 
-install: $(INSTALLED) $(CATALOGS) $(TSC) ## create .venv and install the project with its dev tools; compile the catalogs
+install: $(INSTALLED) $(CATALOGS) $(TSC) $(COMPILED_RULES) ## create .venv and install the project with its dev tools; compile the catalogs and rules/
 
 $(TSC): | $(INSTALLED)
 	npm install --silent --no-audit --no-fund --prefix $(VENV)/node '$(TYPESCRIPT_SPEC)' >/dev/null
 
+$(COMPILED_RULES): $(RULES_SOURCES) workers/rules_build.py | $(INSTALLED)
+	$(PY) -m workers.rules_build
+
 %.mo: %.po $(INSTALLED)
 	$(VENV)/bin/pybabel compile --statistics -i $< -o $@
 
-run: $(INSTALLED) $(CATALOGS) ## start store, workers, webhook worker, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
+run: $(INSTALLED) $(CATALOGS) $(COMPILED_RULES) ## start store, workers, webhook worker, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
 	$(PY) -m launcher
 
-test: $(INSTALLED) $(CATALOGS) $(TSC) ## run the whole suite against a real embedded server (PYTEST_ARGS to narrow it)
+test: $(INSTALLED) $(CATALOGS) $(TSC) $(COMPILED_RULES) ## run the whole suite against a real embedded server (PYTEST_ARGS to narrow it)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test-faults: $(INSTALLED) ## fault injection on real processes (SIGKILLs, store outages); prints what it counted
@@ -54,10 +61,10 @@ lint: $(INSTALLED) ## ruff check, ruff format --check, mypy --strict, import con
 openapi: $(INSTALLED) ## regenerate openapi.yaml from the marshmallow schemas
 	$(PY) -m service.openapi > openapi.yaml.new && mv openapi.yaml.new openapi.yaml
 
-bench: $(INSTALLED) $(CATALOGS) ## bounded benchmarks; writes bench/results/report.md (QUICK=1: a smoke run; BENCH_ARGS)
+bench: $(INSTALLED) $(CATALOGS) $(COMPILED_RULES) ## bounded benchmarks; writes bench/results/report.md (QUICK=1: a smoke run; BENCH_ARGS)
 	@command -v wrk >/dev/null || apt-get install -y -qq wrk >/dev/null 2>&1 || \
 		echo "bench: no wrk (apt-get install wrk); falling back to the Python load generator"
 	$(PY) -m bench $(if $(QUICK),--quick) $(BENCH_ARGS)
 
-clean: ## drop the virtual environment and caches (keeps ./var, the embedded server's data)
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+clean: ## drop the virtual environment, the compiled rules and caches (keeps ./var, the embedded server's data)
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build/mypyc build/mypyc.partial

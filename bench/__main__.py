@@ -10,7 +10,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench import footprint, measures, previews, streams
+from bench import RULES_BUILD, footprint, measures, previews, streams
 from bench.measures import Row
 from bench.stack import running
 
@@ -91,7 +91,7 @@ def render(rows: list[Row], *, seconds: float, workers: int) -> str:
         "",
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, Python {platform.python_version()}",
         f"gunicorn as service/gunicorn_conf.py sets it, {workers} RQ workers and the reconciler running;",
-        f"{seconds:.0f} s per load run.",
+        f"{seconds:.0f} s per load run; {RULES_BUILD} (workers and in-process folds).",
         "Absolute figures vary from machine to machine; the ratio is measured in one run.",
         "",
         "| measure | result | bar (DESIGN §8) |",

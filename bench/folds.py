@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from bench import scenarios
+from bench import RULES_BUILD, scenarios
 from bench.biglog import extend
 from bench.measures import Row
 from eventstore.config import connect
@@ -95,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ruleset", choices=sorted(SOURCES), action="append", help="default: both")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each scenario")
     args = parser.parse_args(argv)
+    print(f"{RULES_BUILD}", flush=True)
     with tempfile.TemporaryDirectory(prefix="siege-folds-") as data_dir, EmbeddedServer(Path(data_dir)) as s:
         store = RedisEventStore(connect(s.url))
         for _ in range(args.repeat):

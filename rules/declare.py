@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
+from mypy_extensions import mypyc_attr
+
 from rules.codec import JSON
 
 T = TypeVar("T")
@@ -81,6 +83,8 @@ class CommandSpec:
 SPEC = "__command__"
 
 
+# a plain class: each command record is declared by a class decorator, which mypyc cannot compile
+@mypyc_attr(native_class=False)
 class CommandRecord:
     """The base of every command record: what only the whole record can judge."""
 

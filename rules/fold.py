@@ -6,6 +6,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from rules.codec import JSON, encode
 from rules.declare import CommandRecord
 from rules.dice import Dice, stream_key
@@ -61,6 +63,7 @@ class Seeds:
         object.__setattr__(self, "key", stream_key(self.server_seed, self.client_seed))
 
 
+@mypyc_attr(native_class=False)  # a generic dataclass cannot be a compiled class (mypyc#827)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Battle(Generic[S]):
     """The projection: a ruleset-neutral header around the ruleset's own state (`Battle[Any]` where the

@@ -53,10 +53,13 @@ def _copier(kind: type) -> Copier:
     """One straight-line function per record type, as dataclasses writes `__init__`: each slot's own
     descriptor sets it, so the frozen `__setattr__` is not in the way and no loop runs per field."""
     fields = dataclasses.fields(kind)
-    if hasattr(kind, "__post_init__") or not hasattr(kind, "__slots__") or not all(f.init for f in fields):
+    # each field a slot, or an attribute of a class compiled by mypyc: a descriptor on the class that sets it
+    slotted = all(hasattr(getattr(kind, f.name, None), "__set__") for f in fields)
+    if hasattr(kind, "__post_init__") or not slotted or not all(f.init for f in fields):
         return None
     setters: dict[str, Setter] = {f.name: getattr(kind, f.name).__set__ for f in fields}
-    scope: dict[str, Any] = {"new": object.__new__, "kind": kind}
+    # the class's own __new__: a compiled class refuses object.__new__, and neither runs __init__
+    scope: dict[str, Any] = {"new": kind.__new__, "kind": kind}
     lines = ["def copy(record):", "    made = new(kind)"]
     for n, f in enumerate(fields):
         scope[f"set{n}"] = setters[f.name]

@@ -8,6 +8,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from rules.build import build
 from rules.codec import JSON, encode
 from rules.dice import Dice
@@ -17,8 +19,11 @@ from rules.references import acting_sides
 C = TypeVar("C")
 E = TypeVar("E")
 S = TypeVar("S")
+# what a result record is typed as: a compiled dataclass cannot name `object` in a field's annotation
+Result = object
 
 
+@mypyc_attr(native_class=False)  # a generic dataclass cannot be a compiled class (mypyc#827)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Outcome(Generic[E]):
     """What `decide` returns for an applied command: its result record (spec §3's Outcome, written with
@@ -28,7 +33,7 @@ class Outcome(Generic[E]):
     `fire` reports its engine after the shot): exactly what `evolve` makes of them, one after the other,
     which the fold then takes instead of evolving them again. None: the fold evolves them."""
 
-    result: object
+    result: Result
     events: tuple[E, ...] = ()
     state: object | None = None
 
@@ -42,6 +47,7 @@ class Slot:
     doc: str = ""
 
 
+@mypyc_attr(native_class=False)  # a generic dataclass cannot be a compiled class (mypyc#827)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Ruleset(Generic[C, E, S]):
     """A ruleset's pure functions. `decide` raises `Rejected(reason)` for a refused command."""

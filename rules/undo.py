@@ -10,7 +10,7 @@ from typing import Any
 from rules.fold import Battle, LogEntry, Seeds, decode_battle, project
 
 Entries = Callable[[int, int], Iterable[LogEntry]]  # the log after version `a` up to `b` inclusive
-Start = Callable[[int], Battle[Any] | None]  # a stored state at or before a version (a snapshot), if any
+Start = Callable[[int], "Battle[Any] | None"]  # a stored state at or before a version (a snapshot), if any
 KEEP = 64  # earlier states one fold remembers: each undo asks for one, nested undos for a few more
 
 

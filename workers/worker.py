@@ -21,7 +21,7 @@ from eventstore.config import connect
 from eventstore.queues import SERIALIZER
 from telemetry.exposition import serve as serve_metrics
 from telemetry.logs import log_json
-from workers import deps
+from workers import deps, rules_build
 from workers.retry import Backoff
 
 STEADY_S = 60.0  # a worker that ran this long before losing Redis starts the backoff over
@@ -85,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     log_json()
+    rules_build.choose()  # before the first job imports rules
     if not deps.configured():
         return 2
     if args.metrics_bind:
