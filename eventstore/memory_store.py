@@ -190,8 +190,11 @@ class MemoryEventStore(MemorySchedule, MemoryTokens, MemoryWebhooks, MemoryTicke
     def finish_folds(self, owner: str, folds: Sequence[tuple[str, FoldSave | None]]) -> list[bool]:
         return one_by_one.finish_folds(self, owner, folds)
 
-    def mark_pending_again(self, battle_ids: Sequence[str]) -> None:
-        one_by_one.mark_pending_again(self, battle_ids)
+    def mark_pending_again(self, battle_ids: Sequence[str]) -> bool:
+        return one_by_one.mark_pending_again(self, battle_ids)
+
+    def lagging(self, battle_ids: Sequence[str]) -> list[str]:
+        return one_by_one.lagging(self, battle_ids)
 
     def outcome(self, battle_id: str, version: int) -> str | None:
         with self._changed:

@@ -41,6 +41,18 @@ def _finish(store: EventStore, owner: str, battle_id: str, save: FoldSave | None
         store.unlock(battle_id, owner)
 
 
-def mark_pending_again(store: EventStore, battle_ids: Sequence[str]) -> None:
-    for battle_id in battle_ids:
-        store.mark_pending(battle_id)
+def mark_pending_again(store: EventStore, battle_ids: Sequence[str]) -> bool:
+    return any([store.mark_pending(battle_id) for battle_id in battle_ids])
+
+
+def lagging(store: EventStore, battle_ids: Sequence[str]) -> list[str]:
+    return [
+        battle_id for battle_id in battle_ids if store.projected_version(battle_id) < _head(store, battle_id)
+    ]
+
+
+def _head(store: EventStore, battle_id: str) -> int:
+    try:
+        return store.head(battle_id).version
+    except UnknownBattle:  # listed in the index but its log is gone: nothing to fold
+        return 0

@@ -409,8 +409,13 @@ class EventStore(Protocol):
         """For each battle, `save_projection` its last write (when there is one), then `unlock` it; whether
         each write was saved (False: guarded out, nothing to save, or no such battle). One round trip."""
 
-    def mark_pending_again(self, battle_ids: Sequence[str]) -> None:
-        """`mark_pending` for several battles at once (those a drain found locked by another folder)."""
+    def mark_pending_again(self, battle_ids: Sequence[str]) -> bool:
+        """`mark_pending` for several battles at once (those a drain found locked by another folder, those
+        the reconciler found lagging); True when the caller should enqueue a projection job."""
+
+    def lagging(self, battle_ids: Sequence[str]) -> list[str]:
+        """Those of the battles whose projection is behind their log head, in order (a battle that does not
+        exist does not lag). One round trip for all on Redis."""
 
     # --- webhooks: registrations, delivery progress, attempts ---------------------------------------------
     def add_webhook(self, battle_id: str, webhook: WebhookRecord) -> WebhookProgress:

@@ -1,5 +1,6 @@
 """A drain round's per-battle calls batched across its battles: every lock and read in one round trip,
-every save and unlock in another (DESIGN §6). Each battle's call stays one script on its own slot."""
+every save and unlock in another; the reconciler's look at every battle, a round trip per page (DESIGN §6).
+Each battle's call stays on its own slot."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from eventstore import keys, lua
 from eventstore.config import RedisClient
 from eventstore.protocol import FoldSave, FoldStart, Projection
 from eventstore.redis_derived import save_call
-from eventstore.stream_fields import from_fields, text
+from eventstore.stream_fields import from_fields, text, version_of
 
 
 class RedisFolds:
@@ -42,6 +43,19 @@ class RedisFolds:
             saved.append(save is not None and int(next(replies)) == 1)
             next(replies)  # the unlock's
         return saved
+
+    def lagging(self, battle_ids: Sequence[str]) -> list[str]:
+        pipe = self._client.pipeline(transaction=False)
+        for battle_id in battle_ids:
+            pipe.xrevrange(keys.log(battle_id), "+", "-", count=1)
+            pipe.hget(keys.state(battle_id), "version")
+        replies = pipe.execute()
+        heads, projected = replies[0::2], replies[1::2]
+        return [
+            battle_id
+            for battle_id, head, version in zip(battle_ids, heads, projected, strict=True)
+            if head and int(version or 0) < version_of(head[0][0])
+        ]
 
 
 def _started(reply: list[Any]) -> FoldStart | None:

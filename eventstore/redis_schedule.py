@@ -20,9 +20,8 @@ class RedisSchedule:
     def mark_pending(self, battle_id: str) -> bool:
         return mark_pending(self._client, battle_id, self._scheduled_ttl_ms)
 
-    def mark_pending_again(self, battle_ids: Sequence[str]) -> None:
-        if battle_ids:
-            mark_all_pending(self._client, battle_ids, self._scheduled_ttl_ms)
+    def mark_pending_again(self, battle_ids: Sequence[str]) -> bool:
+        return bool(battle_ids) and mark_all_pending(self._client, battle_ids, self._scheduled_ttl_ms)
 
     def take_pending(self, count: int) -> list[str]:
         if count <= 0:

@@ -91,12 +91,6 @@ def test_battles_marked_pending_again_are_all_taken_by_the_next_round(store: Eve
     assert sorted(store.take_pending(10)) == ["b1", "b2", "b3"]
 
 
-def test_marking_pending_again_asks_for_a_job_when_none_is_scheduled(store: EventStore) -> None:
-    store.mark_pending_again(["b1"])  # scheduled by this call
-
-    assert store.mark_pending("b2") is False
-
-
 def test_batched_calls_load_their_scripts_again_after_the_server_forgot_them(
     redis_store: RedisEventStore, redis_client: redis.Redis[Any]
 ) -> None:
@@ -110,3 +104,18 @@ def test_batched_calls_load_their_scripts_again_after_the_server_forgot_them(
     assert start is not None and len(start.entries) == 3
     assert saved == [True] and redis_store.projection("b1") == state(3)
     assert redis_store.try_lock("b1", "worker-b", TTL_MS)
+
+
+def test_marking_pending_again_says_whether_a_job_is_wanted(store: EventStore) -> None:
+    assert store.mark_pending_again([]) is False
+    assert store.mark_pending_again(["b1", "b2"]) is True
+    assert store.mark_pending_again(["b3"]) is False  # coalesced: one job is already on its way
+
+
+def test_the_lagging_battles_are_those_projected_behind_their_head(store: EventStore) -> None:
+    behind, current, fresh = (battle(store, battle_id, commands=3) for battle_id in ("b1", "b2", "b3"))
+    store.save_projection(behind, state=state(2), outcomes=save(1, 2).outcomes)
+    store.save_projection(current, state=state(4), outcomes=save(1, 4).outcomes)
+
+    assert store.lagging([behind, "nope", current, fresh]) == [behind, fresh]
+    assert store.lagging([]) == []
