@@ -425,6 +425,9 @@ class EventStore(Protocol):
     def webhooks(self, battle_id: str) -> list[WebhookRecord]:
         """The battle's webhooks, oldest first."""
 
+    def have_webhooks(self, battle_ids: Sequence[str]) -> list[bool]:
+        """Whether each battle has a webhook registered: one round trip for all on Redis."""
+
     def webhook(self, battle_id: str, webhook_id: str) -> WebhookRecord | None: ...
 
     def delete_webhook(self, battle_id: str, webhook_id: str) -> bool:

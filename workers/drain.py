@@ -40,14 +40,15 @@ def drain_pending(
     store: EventStore,
     *,
     requeue: Callable[[], None],
-    folded: Callable[[str], None] | None = None,
+    folded: Callable[[list[str]], None] | None = None,
     owner: str = "",
     take: int = TAKE,
     budget_s: float = BUDGET_S,
     linger_s: float = LINGER_S,
 ) -> Drained:
     """Fold pending battles in rounds until none is left; a battle locked by another folder goes back.
-    `folded(battle)` runs after a battle's fold wrote outcomes (the webhooks' wake), its lock released."""
+    `folded(battles)` runs after each round whose folds wrote outcomes, with those battles, their locks
+    released (the webhooks' wake)."""
     owner = owner or folder_name("drain")
     deadline = time.monotonic() + budget_s
     done = Drained()
@@ -79,7 +80,7 @@ def _round(
     taken: list[str],
     owner: str,
     done: Drained,
-    after: Callable[[str], None] | None = None,
+    after: Callable[[list[str]], None] | None = None,
 ) -> Drained:
     """The round's battles locked and read in one call, folded one after another, saved and unlocked in
     one call: with many battles a fold has about one new entry, and round trips, not rules, were its cost."""
@@ -94,9 +95,9 @@ def _round(
     leases = _Leases(store, owner, list(held))
     unsaved = {battle_id: _fold(store, battle_id, start, leases.renew) for battle_id, start in held.items()}
     written = _finish(store, owner, unsaved)
-    for fold in written:
-        if after is not None and fold.to_version > fold.from_version:
-            after(fold.battle_id)
+    moved = [fold.battle_id for fold in written if fold.to_version > fold.from_version]
+    if after is not None and moved:
+        after(moved)
     store.mark_pending_again(busy)
     if len(busy) == len(taken):
         time.sleep(BUSY_PAUSE_S)  # everyone else's: give their folders a moment instead of spinning

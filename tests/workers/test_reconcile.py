@@ -9,9 +9,9 @@ import redis
 
 from eventstore.redis_store import RedisEventStore
 from tests.workers.logs import new_battle
+from workers import reconcile as reconciling
 from workers.projection import project_battle
 from workers.queue import enqueue_projection, projection_queue
-from workers import reconcile as reconciling
 from workers.reconcile import reconcile
 
 
