@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from rq.serializers import JSONSerializer
 
 from eventstore import keys, paging
 from eventstore.redis_store import RedisEventStore
+from rules.history import fold_history
 from tests.workers.logs import fresh_state, new_battle, projected_version
 from workers import drain, projection
 from workers.drain import Drained, drain_pending
@@ -180,10 +182,17 @@ def test_a_pending_battle_that_does_not_exist_fails_alone(redis_store: RedisEven
 def test_a_round_keeps_every_lock_while_one_of_its_folds_outlasts_their_time_to_live(
     redis_store: RedisEventStore, redis_client: redis.Redis[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(drain, "LOCK_TTL_MS", 40)  # far shorter than folding the long battle takes
+    def slowly(*args: Any) -> Iterator[Any]:  # the rules at a millisecond an entry: a long fold for sure
+        for folded in fold_history(*args):
+            time.sleep(0.001)
+            yield folded
+
+    project_battle(redis_store, new_battle(redis_store, commands=1))  # the rules imported: no cold start
+    monkeypatch.setattr(projection, "fold_history", slowly)
+    monkeypatch.setattr(drain, "LOCK_TTL_MS", 100)  # a third of what folding the long battle takes
     monkeypatch.setattr(drain, "WRITE_EVERY_S", 0.01)
     monkeypatch.setattr(projection, "WRITE_EVERY_S", 0.01)
-    long, short = new_battle(redis_store, commands=4 * BATCH), new_battle(redis_store, commands=2)
+    long, short = new_battle(redis_store, commands=300), new_battle(redis_store, commands=2)
     for battle_id in (long, short):
         redis_store.mark_pending(battle_id)
     job = threading.Thread(target=lambda: drain_pending(redis_store, requeue=never_requeue, owner="round"))
@@ -200,5 +209,5 @@ def test_a_round_keeps_every_lock_while_one_of_its_folds_outlasts_their_time_to_
     job.join()
 
     assert all(version == 3 for version in stolen)
-    assert projected_version(redis_store, long) == 4 * BATCH + 1
+    assert projected_version(redis_store, long) == 301
     assert projected_version(redis_store, short) == 3
