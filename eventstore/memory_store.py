@@ -7,6 +7,7 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from eventstore import one_by_one
 from eventstore.chain import linked
 from eventstore.memory_log import MemoryBattle
 from eventstore.memory_schedule import MemorySchedule
@@ -21,6 +22,8 @@ from eventstore.protocol import (
     Budget,
     CountedRefusal,
     EventStore,
+    FoldSave,
+    FoldStart,
     Head,
     NewEntry,
     Projection,
@@ -179,6 +182,20 @@ class MemoryEventStore(MemorySchedule, MemoryTokens, MemoryWebhooks, MemoryTicke
             saved = self._battle(battle_id).save(state, list(outcomes), list(snapshots))
             self._changed.notify_all()
             return saved
+
+    def begin_folds(
+        self, battle_ids: Sequence[str], owner: str, ttl_ms: int, *, limit: int
+    ) -> list[FoldStart | None]:
+        return one_by_one.begin_folds(self, battle_ids, owner, ttl_ms, limit=limit)
+
+    def finish_folds(self, owner: str, folds: Sequence[tuple[str, FoldSave | None]]) -> list[bool]:
+        return one_by_one.finish_folds(self, owner, folds)
+
+    def mark_pending_again(self, battle_ids: Sequence[str]) -> bool:
+        return one_by_one.mark_pending_again(self, battle_ids)
+
+    def lagging(self, battle_ids: Sequence[str]) -> list[str]:
+        return one_by_one.lagging(self, battle_ids)
 
     def outcome(self, battle_id: str, version: int) -> str | None:
         with self._changed:

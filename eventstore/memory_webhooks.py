@@ -42,6 +42,9 @@ class MemoryWebhooks:
             found = [kept.record for kept in self._webhooks.get(battle_id, {}).values()]
         return sorted(found, key=lambda webhook: (webhook.created_at, webhook.id))
 
+    def have_webhooks(self, battle_ids: Sequence[str]) -> list[bool]:
+        return [bool(self.webhooks(battle_id)) for battle_id in battle_ids]
+
     def webhook(self, battle_id: str, webhook_id: str) -> WebhookRecord | None:
         kept = self._kept(battle_id, webhook_id)
         return kept.record if kept else None

@@ -99,6 +99,24 @@ class Projection:
     state: str  # canonical JSON of the encoded battle
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FoldStart:
+    """What a fold starts from, read under its lock: the stored projection and the log entries after it
+    (at most the limit asked for; more may follow). No projection and no entries: no such battle."""
+
+    projection: Projection | None
+    entries: list[StoredEntry]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FoldSave:
+    """A fold's last write, as `save_projection` takes it."""
+
+    state: Projection
+    outcomes: Sequence[tuple[int, str]]
+    snapshots: Sequence[Projection] = ()
+
+
 class UnknownBattle(LookupError):
     pass
 
@@ -385,6 +403,24 @@ class EventStore(Protocol):
 
     def unlock(self, battle_id: str, owner: str) -> None: ...
 
+    def begin_folds(
+        self, battle_ids: Sequence[str], owner: str, ttl_ms: int, *, limit: int
+    ) -> list[FoldStart | None]:
+        """For each battle, `try_lock` and, when it is ours, what its fold starts from (up to `limit`
+        entries); None where another folder holds the lock. One round trip for all on Redis."""
+
+    def finish_folds(self, owner: str, folds: Sequence[tuple[str, FoldSave | None]]) -> list[bool]:
+        """For each battle, `save_projection` its last write (when there is one), then `unlock` it; whether
+        each write was saved (False: guarded out, nothing to save, or no such battle). One round trip."""
+
+    def mark_pending_again(self, battle_ids: Sequence[str]) -> bool:
+        """`mark_pending` for several battles at once (those a drain found locked by another folder, those
+        the reconciler found lagging); True when the caller should enqueue a projection job."""
+
+    def lagging(self, battle_ids: Sequence[str]) -> list[str]:
+        """Those of the battles whose projection is behind their log head, in order (a battle that does not
+        exist does not lag). One round trip for all on Redis."""
+
     # --- webhooks: registrations, delivery progress, attempts ---------------------------------------------
     def add_webhook(self, battle_id: str, webhook: WebhookRecord) -> WebhookProgress:
         """Register a webhook, its cursor at the projected version (it is sent the outcomes after it), and
@@ -392,6 +428,9 @@ class EventStore(Protocol):
 
     def webhooks(self, battle_id: str) -> list[WebhookRecord]:
         """The battle's webhooks, oldest first."""
+
+    def have_webhooks(self, battle_ids: Sequence[str]) -> list[bool]:
+        """Whether each battle has a webhook registered: one round trip for all on Redis."""
 
     def webhook(self, battle_id: str, webhook_id: str) -> WebhookRecord | None: ...
 

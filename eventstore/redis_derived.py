@@ -39,20 +39,7 @@ class RedisDerived:
         outcomes: Sequence[tuple[int, str]],
         snapshots: Sequence[Projection] = (),
     ) -> bool:
-        require_consecutive(outcomes)
-        args: list[str | int] = [state.version, state.state, len(outcomes)]
-        for version, outcome in outcomes:
-            args += [version, outcome]
-        for snapshot in snapshots:
-            args += [snapshot.version, snapshot.state]
-        script_keys = [
-            keys.outcomes(battle_id),
-            keys.state(battle_id),
-            keys.snapshots(battle_id),
-            keys.snapshot_versions(battle_id),
-            keys.log(battle_id),
-        ]
-        saved = int(self._save_script(keys=script_keys, args=args))
+        saved = int(self._save_script(*save_call(battle_id, state, outcomes, snapshots)))
         if saved < 0:
             raise UnknownBattle(battle_id)
         return saved == 1
@@ -100,6 +87,26 @@ class RedisDerived:
             keys.snapshots(battle_id),
             keys.snapshot_versions(battle_id),
         )
+
+
+def save_call(
+    battle_id: str, state: Projection, outcomes: Sequence[tuple[int, str]], snapshots: Sequence[Projection]
+) -> tuple[list[str], list[str | int]]:
+    """The keys and arguments of save_projection.lua (its reply: 1 saved, 0 guarded out, -1 no battle)."""
+    require_consecutive(outcomes)
+    args: list[str | int] = [state.version, state.state, len(outcomes)]
+    for version, outcome in outcomes:
+        args += [version, outcome]
+    for snapshot in snapshots:
+        args += [snapshot.version, snapshot.state]
+    script_keys = [
+        keys.outcomes(battle_id),
+        keys.state(battle_id),
+        keys.snapshots(battle_id),
+        keys.snapshot_versions(battle_id),
+        keys.log(battle_id),
+    ]
+    return script_keys, args
 
 
 def outcome_of(row: tuple[Any, Any]) -> str:

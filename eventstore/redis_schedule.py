@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from eventstore import keys, lua
 from eventstore.config import RedisClient
 from eventstore.protocol import SCHEDULED_TTL_S
@@ -17,6 +19,9 @@ class RedisSchedule:
 
     def mark_pending(self, battle_id: str) -> bool:
         return mark_pending(self._client, battle_id, self._scheduled_ttl_ms)
+
+    def mark_pending_again(self, battle_ids: Sequence[str]) -> bool:
+        return bool(battle_ids) and mark_all_pending(self._client, battle_ids, self._scheduled_ttl_ms)
 
     def take_pending(self, count: int) -> list[str]:
         if count <= 0:
@@ -39,9 +44,13 @@ def ttl_ms(seconds: float) -> int:
 
 
 def mark_pending(client: RedisClient, battle_id: str, scheduled_ttl_ms: int) -> bool:
+    return mark_all_pending(client, [battle_id], scheduled_ttl_ms)
+
+
+def mark_all_pending(client: RedisClient, battle_ids: Sequence[str], scheduled_ttl_ms: int) -> bool:
     """One round trip; the keys span battles, so on a cluster this cannot join a battle's script."""
     pipe = client.pipeline(transaction=False)
-    pipe.sadd(keys.PENDING, battle_id)
+    pipe.sadd(keys.PENDING, *battle_ids)
     pipe.set(keys.SCHEDULED, 1, nx=True, px=scheduled_ttl_ms)
     _added, scheduled = pipe.execute()
     return bool(scheduled)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from eventstore.config import RedisClient
 from eventstore.protocol import SCHEDULED_TTL_S, EventStore
 from eventstore.redis_derived import RedisDerived
+from eventstore.redis_folds import RedisFolds
 from eventstore.redis_follow import RedisFollow
 from eventstore.redis_idem import RedisIdempotency
 from eventstore.redis_import import RedisImport
@@ -24,13 +25,14 @@ class RedisEventStore(
     RedisIdempotency,
     RedisBudgets,
     RedisDerived,
+    RedisFolds,
     RedisFollow,
     RedisSchedule,
     RedisTokens,
     RedisTickets,
     RedisWebhooks,
 ):
-    """One client, ten concerns: each base owns its keys and scripts (see its module)."""
+    """One client, eleven concerns: each base owns its keys and scripts (see its module)."""
 
     def __init__(self, client: RedisClient, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         RedisLog.__init__(self, client, scheduled_ttl_ms=ttl_ms(scheduled_ttl_s))
@@ -38,6 +40,7 @@ class RedisEventStore(
         RedisIdempotency.__init__(self, client)
         RedisBudgets.__init__(self, client)
         RedisDerived.__init__(self, client)
+        RedisFolds.__init__(self, client)
         RedisSchedule.__init__(self, client, scheduled_ttl_s=scheduled_ttl_s)
         RedisTokens.__init__(self, client)
         RedisWebhooks.__init__(self, client)

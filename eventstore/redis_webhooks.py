@@ -46,6 +46,12 @@ class RedisWebhooks:
         found = [webhook_from(raw) for raw in self._client.hvals(keys.webhooks(battle_id))]
         return sorted(found, key=lambda webhook: (webhook.created_at, webhook.id))
 
+    def have_webhooks(self, battle_ids: Sequence[str]) -> list[bool]:
+        pipe = self._client.pipeline(transaction=False)
+        for battle_id in battle_ids:
+            pipe.exists(keys.webhooks(battle_id))
+        return [bool(found) for found in pipe.execute()]
+
     def webhook(self, battle_id: str, webhook_id: str) -> WebhookRecord | None:
         raw = self._client.hget(keys.webhooks(battle_id), webhook_id)
         return None if raw is None else webhook_from(raw)

@@ -12,7 +12,7 @@ from eventstore.protocol import EventStore
 from eventstore.redis_store import RedisEventStore
 from webhooks.settings import WebhookSettings
 from workers.queue import enqueue_delivery, enqueue_projection, projection_queue, webhook_queue
-from workers.webhook_schedule import wake
+from workers.webhook_schedule import wake_all
 
 
 def configured() -> bool:
@@ -65,6 +65,6 @@ def enqueue_webhook(battle_id: str, webhook_id: str) -> None:
     enqueue_delivery(webhooks_queue(), battle_id, webhook_id)
 
 
-def wake_webhooks(battle_id: str) -> None:
-    """After a fold wrote outcomes: a delivery job per webhook of the battle not claimed yet."""
-    wake(store(), enqueue_webhook, battle_id)
+def wake_webhooks(battle_ids: list[str]) -> None:
+    """After a drain round wrote outcomes: a delivery job per webhook of those battles not claimed yet."""
+    wake_all(store(), enqueue_webhook, battle_ids)

@@ -8,12 +8,12 @@ import socket
 import time
 import uuid
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Literal
+from itertools import chain
 
-from eventstore.protocol import EventStore
-from workers.projection import Folded, project_battle
+from eventstore.paging import BATCH, history
+from eventstore.protocol import EventStore, FoldStart, UnknownBattle
+from workers.projection import WRITE_EVERY_S, Folded, Unsaved, decoded, fold_unsaved
 
 TAKE = 64  # battles popped from the pending set per round
 # a SIGKILLed folder blocks its battle at most this long; its owner renews it at every write of a fold
@@ -23,10 +23,6 @@ BUDGET_S = 60.0  # a drain that never sees an empty set hands off to a fresh job
 BUSY_PAUSE_S = 0.02  # a round in which every battle was locked by another folder waits this long
 LINGER_S = 0.25  # an idle drain waits this long for new pending battles before its job ends
 IDLE_POLL_S = 0.002  # an SPOP this often while lingering: a command landing then waits 1 ms on average
-# battles of one round folded side by side: each fold's lock, save and unlock wait on Redis (an fsync each
-# when durable), and Redis fsyncs the writes of one event-loop turn together, so their waits overlap
-FOLDERS = 8
-_folders = ThreadPoolExecutor(FOLDERS, thread_name_prefix="fold")
 log = logging.getLogger("siege.projection")
 
 
@@ -44,14 +40,15 @@ def drain_pending(
     store: EventStore,
     *,
     requeue: Callable[[], None],
-    folded: Callable[[str], None] | None = None,
+    folded: Callable[[list[str]], None] | None = None,
     owner: str = "",
     take: int = TAKE,
     budget_s: float = BUDGET_S,
     linger_s: float = LINGER_S,
 ) -> Drained:
     """Fold pending battles in rounds until none is left; a battle locked by another folder goes back.
-    `folded(battle)` runs after a battle's fold wrote outcomes (the webhooks' wake), its lock released."""
+    `folded(battles)` runs after each round whose folds wrote outcomes, with those battles, their locks
+    released (the webhooks' wake)."""
     owner = owner or folder_name("drain")
     deadline = time.monotonic() + budget_s
     done = Drained()
@@ -83,18 +80,27 @@ def _round(
     taken: list[str],
     owner: str,
     done: Drained,
-    after: Callable[[str], None] | None = None,
+    after: Callable[[list[str]], None] | None = None,
 ) -> Drained:
-    folded = dict(zip(taken, _folders.map(lambda b: _fold_if_free(store, b, owner), taken), strict=True))
-    busy = [b for b, f in folded.items() if f == "busy"]
-    for battle_id, fold in folded.items():
-        if after is not None and isinstance(fold, Folded) and fold.to_version > fold.from_version:
-            after(battle_id)
-    for battle_id in busy:
-        store.mark_pending(battle_id)
+    """The round's battles locked and read in one call, folded one after another, saved and unlocked in
+    one call: with many battles a fold has about one new entry, and round trips, not rules, were its cost."""
+    try:
+        starts = store.begin_folds(taken, owner, LOCK_TTL_MS, limit=BATCH)
+    except Exception:  # the round folds nothing; any lock taken lapses, and the reconciler re-marks them
+        log.exception("could not start folding %d battles", len(taken))
+        return replace(done, rounds=done.rounds + 1, failed=done.failed + len(taken))
+    started = dict(zip(taken, starts, strict=True))
+    busy = [battle_id for battle_id, start in started.items() if start is None]
+    held = {battle_id: start for battle_id, start in started.items() if start is not None}
+    leases = _Leases(store, owner, list(held))
+    unsaved = {battle_id: _fold(store, battle_id, start, leases.renew) for battle_id, start in held.items()}
+    written = _finish(store, owner, unsaved)
+    moved = [fold.battle_id for fold in written if fold.to_version > fold.from_version]
+    if after is not None and moved:
+        after(moved)
+    store.mark_pending_again(busy)
     if len(busy) == len(taken):
         time.sleep(BUSY_PAUSE_S)  # everyone else's: give their folders a moment instead of spinning
-    written = [f for f in folded.values() if isinstance(f, Folded)]
     return Drained(
         rounds=done.rounds + 1,
         battles=done.battles + len(written),
@@ -102,6 +108,50 @@ def _round(
         busy=done.busy + len(busy),
         failed=done.failed + len(taken) - len(written) - len(busy),
     )
+
+
+def _fold(
+    store: EventStore, battle_id: str, start: FoldStart, keep_alive: Callable[[], None]
+) -> Unsaved | None:
+    """One battle's fold from what the round read; None when it cannot be folded."""
+    try:
+        if start.projection is None and not start.entries:
+            raise UnknownBattle(battle_id)  # every battle's log starts with its creation
+        more = (
+            history(store, battle_id, after=start.entries[-1].version) if len(start.entries) >= BATCH else ()
+        )
+        saved = decoded(battle_id, start.projection)
+        fold = fold_unsaved(store, battle_id, saved, chain(start.entries, more), keep_alive=keep_alive)
+    except Exception:  # a battle that cannot be folded must not hold back the rest; the reconciler retries it
+        log.exception("could not fold battle %s", battle_id)
+        return None
+    keep_alive()  # between two battles too: a round of long folds must not outlive its locks
+    return fold
+
+
+def _finish(store: EventStore, owner: str, unsaved: dict[str, Unsaved | None]) -> list[Folded]:
+    """Every last write of the round and every unlock, in one call; the folds that ran to the end."""
+    try:
+        saved = store.finish_folds(owner, [(b, fold.write if fold else None) for b, fold in unsaved.items()])
+    except Exception:  # what was not written is folded again: the reconciler re-marks lagging battles
+        log.exception("could not save the folds of %d battles", len(unsaved))
+        return []
+    return [fold.settle(ok) for fold, ok in zip(unsaved.values(), saved, strict=True) if fold is not None]
+
+
+class _Leases:
+    """The round's fold locks, renewed every WRITE_EVERY_S while its battles are folded one after another."""
+
+    def __init__(self, store: EventStore, owner: str, battle_ids: list[str]) -> None:
+        self._store, self._owner, self._battle_ids = store, owner, battle_ids
+        self._due = time.monotonic() + WRITE_EVERY_S
+
+    def renew(self) -> None:
+        if time.monotonic() < self._due:
+            return
+        for battle_id in self._battle_ids:
+            renew_lock(self._store, battle_id, self._owner)
+        self._due = time.monotonic() + WRITE_EVERY_S
 
 
 def folder_name(kind: str) -> str:
@@ -113,15 +163,3 @@ def renew_lock(store: EventStore, battle_id: str, owner: str) -> None:
     """Restart the lock's TTL between two batches: the lock outlives a fold of any length, and still
     lapses soon after a crash."""
     store.try_lock(battle_id, owner, LOCK_TTL_MS)
-
-
-def _fold_if_free(store: EventStore, battle_id: str, owner: str) -> Folded | Literal["busy", "failed"]:
-    if not store.try_lock(battle_id, owner, LOCK_TTL_MS):
-        return "busy"
-    try:
-        return project_battle(store, battle_id, keep_alive=lambda: renew_lock(store, battle_id, owner))
-    except Exception:  # a battle that cannot be folded must not hold back the rest; the reconciler retries it
-        log.exception("could not fold battle %s", battle_id)
-        return "failed"
-    finally:
-        store.unlock(battle_id, owner)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from eventstore.canonical import canonical_json, loads
 from eventstore.paging import history
-from eventstore.protocol import EventStore, Projection, StoredEntry
+from eventstore.protocol import EventStore, FoldSave, Projection, StoredEntry
 from rules.codec import JSON
 from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, fold_history
@@ -36,6 +36,28 @@ class Folded:
     to_version: int
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Unsaved:
+    """A fold whose last write is still to be made: a drain makes a whole round's in one call."""
+
+    battle_id: str
+    from_version: int
+    written: int  # what the fold's own writes (one per BATCH) stored so far
+    last: Battle[Any] | None
+    write: FoldSave | None  # None: nothing left to write, or another folder got there first
+    tally: FoldTally
+
+    def settle(self, saved: bool) -> Folded:
+        """Once `write` was stored (saved) or guarded out."""
+        if saved and self.write is not None and self.last is not None:
+            _remember(_states, self.battle_id, (self.write.state.state, self.last), STATE_CACHE)
+            self.tally.written()
+            return Folded(
+                battle_id=self.battle_id, from_version=self.from_version, to_version=self.last.version
+            )
+        return Folded(battle_id=self.battle_id, from_version=self.from_version, to_version=self.written)
+
+
 def project_battle(
     store: EventStore,
     battle_id: str,
@@ -46,14 +68,32 @@ def project_battle(
     """Bring one battle's projection up to its log head; safe to run twice (the store guards versions).
     `keep_alive` runs after every batch written, at least every WRITE_EVERY_S: a fold renews its lock there,
     so a lock can live a few times that long and still outlast a fold of any length."""
-    write_by = time.monotonic() + WRITE_EVERY_S
     saved = load_projection(store, battle_id)
+    entries = history(store, battle_id, after=saved.version if saved else 0)
+    fold = fold_unsaved(
+        store, battle_id, saved, entries, snapshot_every=snapshot_every, keep_alive=keep_alive
+    )
+    return fold.settle(fold.write is not None and _store(store, battle_id, fold.write))
+
+
+def fold_unsaved(
+    store: EventStore,
+    battle_id: str,
+    saved: Battle[Any] | None,
+    new_entries: Iterable[StoredEntry],
+    *,
+    snapshot_every: int = SNAPSHOT_EVERY,
+    keep_alive: Callable[[], None] | None = None,
+) -> Unsaved:
+    """Fold the entries after `saved` onto it, writing every BATCH (or WRITE_EVERY_S) on the way, all but
+    the last write: that one is the caller's (`Unsaved.write`, then `settle`)."""
+    write_by = time.monotonic() + WRITE_EVERY_S
     start = written = saved.version if saved else 0
     last: Battle[Any] | None = None
     outcomes: list[tuple[int, str]] = []
     snapshots: list[Projection] = []
     tally = FoldTally()
-    entries = tally.watch(history(store, battle_id, after=start))
+    entries = tally.watch(new_entries)
     rewind = store_rewinder(store, battle_id)
     for battle, outcome in fold_history(saved, entries, lambda: seeds_of(store, battle_id), rewind):
         last = battle
@@ -63,17 +103,26 @@ def project_battle(
             snapshots.append(Projection(version=battle.version, state=canonical_json(encode_battle(battle))))
         if len(outcomes) >= BATCH or time.monotonic() >= write_by:
             if not _save(store, battle_id, battle, outcomes, snapshots):
-                break  # another folder got there first: its writes stand, ours would repeat them
+                # another folder got there first: its writes stand, ours would repeat them
+                return Unsaved(
+                    battle_id=battle_id,
+                    from_version=start,
+                    written=written,
+                    last=last,
+                    write=None,
+                    tally=tally,
+                )
             tally.written()
             written, outcomes, snapshots = battle.version, [], []
             write_by = time.monotonic() + WRITE_EVERY_S
             if keep_alive is not None:
                 keep_alive()
-    else:
-        if last is not None and outcomes and _save(store, battle_id, last, outcomes, snapshots):
-            tally.written()
-            written = last.version
-    return Folded(battle_id=battle_id, from_version=start, to_version=written)
+    write = None
+    if last is not None and outcomes:
+        write = FoldSave(state=_state(last), outcomes=outcomes, snapshots=snapshots)
+    return Unsaved(
+        battle_id=battle_id, from_version=start, written=written, last=last, write=write, tally=tally
+    )
 
 
 def replay_states(
@@ -117,7 +166,11 @@ def seeds_of(store: EventStore, battle_id: str) -> Seeds:
 def load_projection(store: EventStore, battle_id: str) -> Battle[Any] | None:
     """The stored state, decoded; decoding costs more than folding a command, so when the stored JSON is
     the very one this process last read or wrote, its decoded form is reused."""
-    saved = store.projection(battle_id)
+    return decoded(battle_id, store.projection(battle_id))
+
+
+def decoded(battle_id: str, saved: Projection | None) -> Battle[Any] | None:
+    """A stored projection decoded, or the very state this process last read or wrote when it is that one."""
     if saved is None:
         return None
     known = _states.get(battle_id)
@@ -135,11 +188,21 @@ def _save(
     outcomes: list[tuple[int, str]],
     snapshots: list[Projection],
 ) -> bool:
-    state = Projection(version=battle.version, state=canonical_json(encode_battle(battle)))
+    state = _state(battle)
     saved = store.save_projection(battle_id, state=state, outcomes=outcomes, snapshots=snapshots)
     if saved:
         _remember(_states, battle_id, (state.state, battle), STATE_CACHE)
     return saved
+
+
+def _store(store: EventStore, battle_id: str, write: FoldSave) -> bool:
+    return store.save_projection(
+        battle_id, state=write.state, outcomes=write.outcomes, snapshots=write.snapshots
+    )
+
+
+def _state(battle: Battle[Any]) -> Projection:
+    return Projection(version=battle.version, state=canonical_json(encode_battle(battle)))
 
 
 def _remember(cache: dict[str, T], key: str, value: T, limit: int) -> None:

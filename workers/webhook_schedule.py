@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from redis.exceptions import RedisError
@@ -45,20 +45,43 @@ def wake(store: EventStore, enqueue: Enqueue, battle_id: str) -> int:
     return len(claimed)
 
 
+def wake_all(store: EventStore, enqueue: Enqueue, battle_ids: Sequence[str]) -> int:
+    """`wake` for each battle a drain round wrote outcomes to, asking about every battle whose webhooks are
+    not known in one round trip, not one each: with many battles most folds would ask."""
+    unknown = [battle_id for battle_id in battle_ids if _known_now(battle_id) is None]
+    try:
+        for battle_id, has in zip(unknown, store.have_webhooks(unknown) if unknown else [], strict=True):
+            _learn(battle_id, has)
+    except (RedisError, OSError) as error:
+        log.warning(
+            "could not wake the webhooks of %d battles (%s); the reconciler will", len(unknown), error
+        )
+        return 0
+    return sum(wake(store, enqueue, battle_id) for battle_id in battle_ids)
+
+
 def has_webhooks(store: EventStore, battle_id: str) -> bool:
     """Whether the battle has webhooks, as read at most KNOWN_FOR_S ago."""
-    now = time.monotonic()
+    known = _known_now(battle_id)
+    if known is not None:
+        return known
+    has = bool(store.have_webhooks([battle_id])[0])
+    _learn(battle_id, has)
+    return has
+
+
+def _known_now(battle_id: str) -> bool | None:
     with _known_lock:
         known = _known.get(battle_id)
-    if known is not None and known[0] > now:
-        return known[1]
-    has = bool(store.webhooks(battle_id))
+    return known[1] if known is not None and known[0] > time.monotonic() else None
+
+
+def _learn(battle_id: str, has: bool) -> None:
     with _known_lock:
         _known.pop(battle_id, None)  # re-inserted last: the oldest entry is the least recently read
         if len(_known) >= KNOWN_CACHE:
             del _known[next(iter(_known))]
-        _known[battle_id] = (now + KNOWN_FOR_S, has)
-    return has
+        _known[battle_id] = (time.monotonic() + KNOWN_FOR_S, has)
 
 
 def reconcile_webhooks(store: EventStore, enqueue: Enqueue, now: datetime | None = None) -> int:

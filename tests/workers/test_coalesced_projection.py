@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -11,8 +12,11 @@ import redis
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
+from eventstore import keys, paging
 from eventstore.redis_store import RedisEventStore
-from tests.workers.logs import new_battle, projected_version
+from rules.history import fold_history
+from tests.workers.logs import fresh_state, new_battle, projected_version
+from workers import drain, projection
 from workers.drain import Drained, drain_pending
 from workers.projection import BATCH, project_battle
 from workers.queue import enqueue_projection, projection_queue
@@ -146,3 +150,64 @@ def test_a_long_fold_renews_its_lock_after_every_batch_it_writes(redis_store: Re
 
     assert folded.to_version == 2 * BATCH + 11
     assert len(renewals) >= 2  # after each full batch; the last, partial one ends the fold
+
+
+def test_a_round_folds_a_battle_with_more_new_entries_than_one_read_brings(
+    redis_store: RedisEventStore,
+) -> None:
+    long, short = new_battle(redis_store, commands=paging.BATCH + 30), new_battle(redis_store, commands=3)
+    for battle_id in (long, short):
+        redis_store.mark_pending(battle_id)
+
+    drained = drain_pending(redis_store, requeue=never_requeue)
+
+    assert (drained.battles, drained.entries) == (2, paging.BATCH + 31 + 4)
+    assert projected_version(redis_store, long) == paging.BATCH + 31
+    assert len(redis_store.outcomes(long, limit=1000)) == paging.BATCH + 31
+    assert redis_store.projection(long).state == fresh_state(redis_store, long)  # type: ignore[union-attr]
+
+
+def test_a_pending_battle_that_does_not_exist_fails_alone(redis_store: RedisEventStore) -> None:
+    sound = new_battle(redis_store, commands=2)
+    redis_store.mark_pending("no-such-battle")
+    redis_store.mark_pending(sound)
+
+    drained = drain_pending(redis_store, requeue=never_requeue)
+
+    assert (drained.battles, drained.failed) == (1, 1)
+    assert projected_version(redis_store, sound) == 3
+    assert redis_store.try_lock("no-such-battle", "another-worker", 1000)  # released like the rest
+
+
+def test_a_round_keeps_every_lock_while_one_of_its_folds_outlasts_their_time_to_live(
+    redis_store: RedisEventStore, redis_client: redis.Redis[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def slowly(*args: Any) -> Iterator[Any]:  # the rules at a millisecond an entry: a long fold for sure
+        for folded in fold_history(*args):
+            time.sleep(0.001)
+            yield folded
+
+    project_battle(redis_store, new_battle(redis_store, commands=1))  # the rules imported: no cold start
+    monkeypatch.setattr(projection, "fold_history", slowly)
+    monkeypatch.setattr(drain, "LOCK_TTL_MS", 100)  # a third of what folding the long battle takes
+    monkeypatch.setattr(drain, "WRITE_EVERY_S", 0.01)
+    monkeypatch.setattr(projection, "WRITE_EVERY_S", 0.01)
+    long, short = new_battle(redis_store, commands=300), new_battle(redis_store, commands=2)
+    for battle_id in (long, short):
+        redis_store.mark_pending(battle_id)
+    job = threading.Thread(target=lambda: drain_pending(redis_store, requeue=never_requeue, owner="round"))
+    stolen: list[int] = []
+
+    job.start()
+    while job.is_alive() and redis_client.get(keys.lock(short)) != b"round":
+        time.sleep(0.001)
+    while job.is_alive():  # another folder trying its luck with the short battle all the while
+        if redis_store.try_lock(short, "rival", 1000):
+            stolen.append(projected_version(redis_store, short))  # legitimate only once it was saved
+            redis_store.unlock(short, "rival")
+        time.sleep(0.002)
+    job.join()
+
+    assert all(version == 3 for version in stolen)
+    assert projected_version(redis_store, long) == 301
+    assert projected_version(redis_store, short) == 3

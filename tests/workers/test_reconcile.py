@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import redis
 
 from eventstore.redis_store import RedisEventStore
 from tests.workers.logs import new_battle
+from workers import reconcile as reconciling
 from workers.projection import project_battle
 from workers.queue import enqueue_projection, projection_queue
 from workers.reconcile import reconcile
@@ -61,3 +63,17 @@ def test_a_waiting_job_is_not_doubled(redis_store: RedisEventStore, redis_client
 
     assert done.lagging == [battle_id] and not done.enqueued
     assert queue.count == 1
+
+
+def test_every_lagging_battle_of_several_pages_is_marked_pending(
+    redis_store: RedisEventStore, redis_client: redis.Redis[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reconciling, "PAGE", 2)
+    battles = [new_battle(redis_store, commands=1) for _ in range(5)]
+    project_battle(redis_store, battles[2])
+
+    done = reconcile(redis_store, projection_queue(redis_client))
+
+    expected = [b for b in redis_store.battle_ids() if b != battles[2]]
+    assert (done.battles, done.lagging, done.enqueued) == (5, expected, True)
+    assert sorted(redis_store.take_pending(10)) == sorted(expected)

@@ -19,7 +19,7 @@ from workers.drain import drain_pending
 from workers.projection import project_battle
 from workers.queue import projection_queue
 from workers.reconcile import reconcile
-from workers.webhook_schedule import reconcile_webhooks, wake
+from workers.webhook_schedule import reconcile_webhooks, wake, wake_all
 
 Jobs = list[tuple[str, str]]
 
@@ -52,7 +52,7 @@ def test_a_fold_that_wrote_outcomes_wakes_each_webhook_once(redis_store: EventSt
         redis_store.mark_pending(pending)
     woken: list[str] = []
 
-    drain_pending(redis_store, requeue=lambda: None, folded=woken.append, linger_s=0)
+    drain_pending(redis_store, requeue=lambda: None, folded=woken.extend, linger_s=0)
 
     assert sorted(woken) == sorted([battle_id, quiet])
     jobs: Jobs = []
@@ -62,12 +62,31 @@ def test_a_fold_that_wrote_outcomes_wakes_each_webhook_once(redis_store: EventSt
     assert sorted(jobs) == [(battle_id, "wh_a"), (battle_id, "wh_b")]
 
 
+def test_a_rounds_wake_claims_the_webhooks_of_the_battles_that_have_some(redis_store: EventStore) -> None:
+    hooked, other = with_webhooks(redis_store, "wh_a", "wh_b"), with_webhooks(redis_store, "wh_c")
+    quiet = new_battle(redis_store)
+    jobs: Jobs = []
+
+    assert wake_all(redis_store, lambda b, w: jobs.append((b, w)), [hooked, quiet, other]) == 3
+    assert wake_all(redis_store, lambda b, w: jobs.append((b, w)), [hooked, quiet, other]) == 0  # claimed
+    assert wake_all(redis_store, lambda b, w: jobs.append((b, w)), []) == 0
+    assert sorted(jobs) == sorted([(hooked, "wh_a"), (hooked, "wh_b"), (other, "wh_c")])
+
+
+def test_have_webhooks_answers_for_each_battle(store: EventStore) -> None:
+    hooked, quiet = with_webhooks(store, "wh_a"), new_battle(store)
+    gone = with_webhooks(store, "wh_b")
+    store.delete_webhook(gone, "wh_b")
+
+    assert store.have_webhooks([hooked, quiet, gone, "no-such-battle"]) == [True, False, False, False]
+
+
 def test_a_fold_with_nothing_new_wakes_nobody(redis_store: EventStore) -> None:
     battle_id = with_webhooks(redis_store, "wh_a")
     redis_store.mark_pending(battle_id)
     woken: list[str] = []
 
-    drain_pending(redis_store, requeue=lambda: None, folded=woken.append, linger_s=0)
+    drain_pending(redis_store, requeue=lambda: None, folded=woken.extend, linger_s=0)
 
     assert woken == []
 
