@@ -4,6 +4,9 @@
 FROM python:3.11.13-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+# the slim image has no compiler for the mypyc build of rules/ (workers/rules_build.py): its workers run the
+# pure Python, said here rather than warned at every start
+ENV SIEGE_COMPILED_RULES=0
 WORKDIR /app
 
 COPY pyproject.toml constraints.txt ./
