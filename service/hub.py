@@ -119,7 +119,9 @@ class Hub:
         self._watched: dict[str, _Watched] = {}
         self._open = 0
         self._thread: threading.Thread | None = None
-        self._failing = False  # the reader's last read failed: waiters answer 202 at once
+        self._let_go_until = (
+            0.0  # monotonic: till then (the reader's backoff after a failed read) waiters answer 202
+        )
 
     @property
     def open_streams(self) -> int:
@@ -186,7 +188,7 @@ class Hub:
         self._here()
         waiter = Waiter(battle_id, version)
         with self._changed:
-            if self._failing:
+            if time.monotonic() < self._let_go_until:
                 return None
             watched = self._watched.get(battle_id)
             behind = watched is None or watched.cursor >= version  # the read in flight will not see it
@@ -236,11 +238,11 @@ class Hub:
                 batches = {b: delivered(self._store, b, rows) for b, rows in found.items() if b in streamed}
             except Exception as error:  # the store is away (or worse): keep the cursors, retry later
                 log.warning("the stream reader could not read the store: %s: %s", type(error).__name__, error)
-                self._let_waiters_go()
+                self._let_waiters_go(cursors, streamed, pause)
                 time.sleep(pause)
                 pause = min(pause * 2, RETRY_MAX_S)
                 continue
-            pause, self._failing = RETRY_FIRST_S, False
+            pause = RETRY_FIRST_S
             self._fan_out(batches)
 
     def _watch_list(self) -> tuple[dict[str, int], set[str]]:
@@ -251,7 +253,8 @@ class Hub:
             return cursors, {battle_id for battle_id, w in self._watched.items() if w.subscribers}
 
     def _settle(self, found: dict[str, list[tuple[int, str]]], streamed: set[str]) -> None:
-        """Hand each waiter its outcome; a battle without streams is read on from there."""
+        """Hand each waiter its outcome and move each cursor past what was read, under one lock: a waiter
+        coming after sees the cursor past its version and has the battle read again."""
         with self._changed:
             for battle_id, rows in found.items():
                 watched = self._watched.get(battle_id)
@@ -260,14 +263,19 @@ class Hub:
                 for version, outcome in rows:
                     for waiter in watched.waiters.pop(version, ()):
                         waiter.settle(outcome)
-                if battle_id not in streamed and not watched.subscribers:
+                if (
+                    battle_id in streamed or not watched.subscribers
+                ):  # a first stream since: read again for it
                     _advance(watched, rows[0][0], rows[-1][0])
                 self._drop_if_idle(battle_id)
 
-    def _let_waiters_go(self) -> None:
-        """While the store fails, waiters answer 202 rather than wait for a read that may not come."""
+    def _let_waiters_go(self, cursors: dict[str, int], streamed: set[str], pause_s: float) -> None:
+        """While the store fails (the backoff), waiters answer 202; streams are read again from before."""
         with self._changed:
-            self._failing = True
+            self._let_go_until = time.monotonic() + pause_s
+            for battle_id in streamed:
+                if (watched := self._watched.get(battle_id)) is not None:
+                    watched.cursor = min(watched.cursor, cursors[battle_id])
             for battle_id, watched in list(self._watched.items()):
                 for waiting in watched.waiters.values():
                     for waiter in waiting:
@@ -281,7 +289,6 @@ class Hub:
                 watched = self._watched.get(battle_id)
                 if watched is None or not items:
                     continue  # its last stream left while the read was out
-                _advance(watched, items[0].version, items[-1].version)
                 for subscription in watched.subscribers:
                     subscription.push(items)
 

@@ -5,13 +5,15 @@ reader had read already, timeouts, and battles read only while waited on."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from eventstore.config import RedisClient, connect
 from eventstore.embedded import EmbeddedServer, free_port
+from eventstore.memory_store import MemoryEventStore
 from eventstore.protocol import EventStore, Projection
 from eventstore.redis_store import RedisEventStore
 from service.app import create_app
@@ -105,12 +107,13 @@ def test_an_outcome_written_before_its_waiter_came_is_answered_at_once(store: Ev
 
 def test_a_waiter_for_an_outcome_the_reader_read_already_gets_it_again(store: EventStore, hub: Hub) -> None:
     battle(store, commands=3)
-    outcomes(store, "b1", 1, 2)
-    assert hub.wait_outcome("b1", 2, WAIT_S) == '{"version":2}'  # the reader watches b1, past v2
-    outcomes(store, "b1", 3, 4)
-    assert hub.wait_outcome("b1", 4, WAIT_S) == '{"version":4}'
+    stream = hub.subscribe("b1")  # a stream keeps b1 watched: the reader reads on past each outcome
+    outcomes(store, "b1", 1, 4)
+    assert [item.version for item in stream.take(WAIT_S).items] == [1, 2, 3, 4]  # the reader is past v4
 
     assert hub.wait_outcome("b1", 3, WAIT_S) == '{"version":3}'  # behind the reader: read again
+    assert hub.wait_outcome("b1", 4, WAIT_S) == '{"version":4}'
+    hub.unsubscribe(stream)
 
 
 def test_a_waiter_for_an_earlier_version_than_the_one_watched_is_answered(
@@ -172,7 +175,7 @@ def test_many_waiters_hold_one_blocked_read_of_the_store_between_them(own_server
         waits.start(battle_id, 2)
     assert eventually(waiting(hub, 20))
 
-    assert eventually(lambda: blocked_reads(client) == 1)  # every battle joined the one read
+    assert eventually(lambda: blocked_reads(client) == 1)  # no XREAD per waiter: one for them all
     for battle_id in battles:
         outcomes(store, battle_id, 1, 2)
     assert set(waits.join().values()) == {'{"version":2}'}
@@ -193,8 +196,11 @@ def test_a_store_outage_lets_every_waiter_go_at_once_and_new_ones_too(own_server
     own_server.stop()
     assert waits.join() == {("b1", 2): None}
     waits.start("b1", 3, HELD_S)  # while the reader cannot read: let go at once
-
     assert waits.join() == {("b1", 2): None, ("b1", 3): None}
+
+    own_server.start()  # back: waits are answered again, though no stream kept a battle watched
+    outcomes(store, "b1", 1, 3)
+    assert eventually(lambda: hub.wait_outcome("b1", 3, 1.0) == '{"version":3}', bound_s=15)
 
 
 def test_a_command_whose_wait_the_store_outage_ends_is_answered_202(own_server: EmbeddedServer) -> None:
@@ -230,3 +236,64 @@ def test_the_reader_deletes_its_alarm_once_woken_so_it_never_grows(own_server: E
         assert store.follow_outcomes({"b1": 0}, WAIT_S) == {}
 
     assert list(client.scan_iter("siege:follow:alarm:*")) == []  # streams are never trimmed: deleted
+
+
+class FailsOnce(MemoryEventStore):
+    """A store whose next follow_outcomes fails once (a blip), then answers again."""
+
+    failing = False
+
+    def follow_outcomes(
+        self, cursors: Mapping[str, int], timeout_s: float, *, count: int = 100
+    ) -> dict[str, list[tuple[int, str]]]:
+        if self.failing:
+            self.failing = False
+            raise ConnectionError("blip")
+        return super().follow_outcomes(cursors, timeout_s, count=count)
+
+
+def test_waiters_are_answered_again_once_the_store_is_back_after_a_blip() -> None:
+    store = FailsOnce()
+    hub = Hub(store, max_streams=10)
+    battle(store, commands=3)
+    store.failing = True
+    assert hub.wait_outcome("b1", 2, WAIT_S) is None  # the blip lets it go: 202
+    outcomes(store, "b1", 1, 3)
+
+    assert eventually(lambda: hub.wait_outcome("b1", 3, 1.0) == '{"version":3}', bound_s=15)
+
+
+class HeldInDelivery(MemoryEventStore):
+    """Holds the reader in `delivered` (its commands' read): after the waiters' hand-over, before the
+    fan-out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered, self.release = threading.Event(), threading.Event()
+        self.armed = False
+
+    def read(self, *args: Any, **kwargs: Any) -> Any:
+        if self.armed and threading.current_thread().name == "siege-stream-hub":
+            self.armed = False
+            self.entered.set()
+            self.release.wait(WAIT_S)
+        return super().read(*args, **kwargs)
+
+
+def test_a_waiter_coming_while_a_streamed_batch_is_handed_out_gets_its_outcome() -> None:
+    store = HeldInDelivery()
+    hub = Hub(store, max_streams=10)
+    battle(store, commands=3)
+    hub.subscribe("b1")  # a viewer streams the battle from this process
+    store.armed = True
+    outcomes(store, "b1", 1, 2)  # folded before the command's waiter came
+    assert store.entered.wait(WAIT_S)
+    got: list[str | None] = []
+    waiter = threading.Thread(target=lambda: got.append(hub.wait_outcome("b1", 2, 2.0)))
+    waiter.start()
+    assert eventually(lambda: hub.waiting == 1)
+
+    store.release.set()
+    waiter.join(WAIT_S)
+
+    assert got == ['{"version":2}']
