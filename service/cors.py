@@ -78,7 +78,7 @@ class SimpleAnswers:
         if fields is None:
             fields = list(get_cors_headers(self._options, headers, request.method).items())
             with self._lock:
-                if len(self._fields) < ORIGINS_REMEMBERED:
+                if fields and len(self._fields) < ORIGINS_REMEMBERED:  # stray Origins never fill it
                     self._fields[origin] = fields
         for name, value in fields:
             response.headers.add(name, value)

@@ -66,7 +66,11 @@ def replay(deps: Services, job: Append, appended: Appended) -> Response:
     status, _, said = (appended.response or ACCEPTED).partition(" ")
     if status == WAITED:
         wait, _, lang = said.partition(" ")
-        stored = deps.store.wait_outcome(job.battle_id, appended.version, float(wait))
+        try:
+            stored = deps.store.wait_outcome(job.battle_id, appended.version, float(wait))
+        except (RedisError, OSError) as error:  # the entry is safe: its 202, never a 5xx inviting a retry
+            log.warning("could not read the outcome of %s v%d: %s", job.battle_id, appended.version, error)
+            stored = None
         if stored is not None:
             return answers.outcome(
                 job.ruleset, job.battle_id, appended.version, stored, job.command.data, lang, float(wait)

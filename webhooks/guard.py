@@ -23,7 +23,7 @@ Resolve = Callable[[str, int], Sequence[str]]
 NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052's well-known prefix: the last 32 bits are IPv4
 KINDS = ("loopback", "link_local", "unspecified", "multicast", "reserved", "private")
 # getaddrinfo cannot be interrupted: it runs here, and a caller waits for it only so long (a stuck
-# lookup holds one of these threads until the resolver gives up; later ones queue, still bounded)
+# lookup holds one of these threads until the resolver gives up; one that timed out while queued is dropped)
 _resolvers = ThreadPoolExecutor(4, thread_name_prefix="webhook-resolve")
 
 
@@ -143,9 +143,11 @@ def bounded(resolve: Resolve, timeout_s: float) -> Resolve:
     """`resolve`, given at most timeout_s: past it the host counts as one that does not resolve."""
 
     def within(host: str, port: int) -> list[str]:
+        lookup = _resolvers.submit(resolve, host, port)
         try:
-            return list(_resolvers.submit(resolve, host, port).result(timeout=timeout_s))
+            return list(lookup.result(timeout=timeout_s))
         except TimeoutError:
+            lookup.cancel()  # still queued behind stuck ones: nobody waits for it any more, never run it
             raise TimeoutError(f"no answer within {timeout_s:g} s") from None
 
     return within
