@@ -10,7 +10,8 @@ import redis
 
 from eventstore import keys
 from eventstore.chain import entry_hash
-from eventstore.protocol import EventStore, NewEntry
+from eventstore.protocol import EventStore
+from eventstore.records import NewEntry
 from eventstore.stream_fields import to_fields
 
 CHUNK = 2_000  # XADDs per pipeline round trip

@@ -21,7 +21,7 @@ from bench.biglog import extend
 from bench.measures import Row
 from eventstore.config import connect
 from eventstore.embedded import EmbeddedServer
-from eventstore.protocol import NewEntry
+from eventstore.records import NewEntry
 from eventstore.redis_store import RedisEventStore
 from rules.dice import commitment
 from rules.fold import BATTLE_CREATED, project

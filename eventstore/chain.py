@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from eventstore.canonical import canonical_json
-from eventstore.protocol import GENESIS_HASH, BrokenHistory, NewEntry, StoredEntry
+from eventstore.errors import BrokenHistory
+from eventstore.protocol import GENESIS_HASH
+from eventstore.records import NewEntry, StoredEntry
 
 
 def entry_body(version: int, entry: NewEntry | StoredEntry, prev_hash: str) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from eventstore.protocol import Head
+from eventstore.records import Head
 
 UNKNOWN = Head(version=-1, hash="")  # never matches a real head: the append script answers with the real one
 

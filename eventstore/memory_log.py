@@ -10,19 +10,9 @@ from typing import Any
 
 from eventstore.canonical import canonical_json
 from eventstore.chain import entry_hash
-from eventstore.protocol import (
-    GENESIS_HASH,
-    Appended,
-    Budget,
-    Head,
-    IdempotencyInFlight,
-    IdempotencyMismatch,
-    NewEntry,
-    Projection,
-    Spent,
-    StoredEntry,
-    VersionConflict,
-)
+from eventstore.errors import IdempotencyInFlight, IdempotencyMismatch, VersionConflict
+from eventstore.protocol import GENESIS_HASH
+from eventstore.records import Appended, Budget, Head, NewEntry, Projection, Spent, StoredEntry
 
 
 @dataclass(slots=True)

@@ -9,31 +9,24 @@ from typing import TYPE_CHECKING
 
 from eventstore import one_by_one
 from eventstore.chain import linked
+from eventstore.errors import BattleExists, CountedRefusal, RateLimited, TokenRefused, UnknownBattle
 from eventstore.memory_log import MemoryBattle
 from eventstore.memory_schedule import MemorySchedule
 from eventstore.memory_tickets import MemoryTickets
 from eventstore.memory_tokens import MemoryTokens
 from eventstore.memory_webhooks import MemoryWebhooks
-from eventstore.protocol import (
-    IDEMPOTENCY_RETAIN_S,
-    SCHEDULED_TTL_S,
+from eventstore.protocol import IDEMPOTENCY_RETAIN_S, SCHEDULED_TTL_S, EventStore, require_consecutive
+from eventstore.records import (
     Appended,
-    BattleExists,
     Budget,
-    CountedRefusal,
-    EventStore,
     FoldSave,
     FoldStart,
     Head,
     NewEntry,
     Projection,
-    RateLimited,
     Spent,
     StoredEntry,
     TokenRecord,
-    TokenRefused,
-    UnknownBattle,
-    require_consecutive,
 )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from eventstore.protocol import TicketRecord
+from eventstore.records import TicketRecord
 
 
 class MemoryTickets:

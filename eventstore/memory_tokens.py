@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 
-from eventstore.protocol import Head, TokenRecord
+from eventstore.records import Head, TokenRecord
 
 
 class MemoryTokens:

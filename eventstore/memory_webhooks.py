@@ -7,7 +7,8 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from eventstore.protocol import ATTEMPTS_KEPT, DeliveryAttempt, Head, WebhookProgress, WebhookRecord
+from eventstore.protocol import ATTEMPTS_KEPT
+from eventstore.records import DeliveryAttempt, Head, WebhookProgress, WebhookRecord
 
 
 @dataclass(slots=True)

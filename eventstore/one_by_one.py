@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from eventstore.protocol import EventStore, FoldSave, FoldStart, UnknownBattle
+from eventstore.errors import UnknownBattle
+from eventstore.protocol import EventStore
+from eventstore.records import FoldSave, FoldStart
 
 
 def begin_folds(

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from eventstore.protocol import EventStore, StoredEntry
+from eventstore.protocol import EventStore
+from eventstore.records import StoredEntry
 
 BATCH = 500  # entries or outcomes read per round trip: memory stays flat however long the battle
 

@@ -1,248 +1,33 @@
-"""The storage contract every backend honours; `tests/eventstore/test_contract.py` runs it on each one."""
+"""The storage contract every backend honours; `tests/eventstore/test_contract.py` runs it on each one.
+The records it takes and gives are in eventstore/records.py, what it raises in eventstore/errors.py."""
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
+
+from eventstore.records import (
+    Appended,
+    Budget,
+    DeliveryAttempt,
+    FoldSave,
+    FoldStart,
+    Head,
+    NewEntry,
+    Projection,
+    Spent,
+    StoredEntry,
+    TicketRecord,
+    TokenRecord,
+    WebhookProgress,
+    WebhookRecord,
+)
 
 GENESIS_HASH = "0" * 64
 SCHEDULED_TTL_S = 5  # a lost projection job delays folding by at most this long before appends reschedule
 IDEMPOTENCY_RETAIN_S = 24 * 3600.0  # how long an idempotency key answers with its original response
 ATTEMPTS_KEPT = 100  # delivery attempts a webhook's log keeps, newest first
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class NewEntry:
-    """A command about to be appended; the store assigns version, prev_hash and hash."""
-
-    type: str
-    data: dict[str, Any]
-    schema_version: int
-    actor: str
-    idempotency_key: str | None
-    recorded_at: str  # server UTC, ISO 8601
-    dice: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StoredEntry:
-    version: int
-    type: str
-    data: dict[str, Any]
-    schema_version: int
-    actor: str
-    idempotency_key: str | None
-    recorded_at: str
-    dice: dict[str, Any]
-    prev_hash: str
-    hash: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Head:
-    version: int
-    hash: str
-
-
-@dataclass(frozen=True, slots=True)
-class Window:
-    """One fixed window of a rate budget: `amount` requests per `seconds`."""
-
-    amount: int
-    seconds: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Budget:
-    """A caller's rate budget counted in the battle's own keys (its hash tag): one counter per window,
-    each starting at its first hit and lasting `seconds`, as flask-limiter's fixed window does."""
-
-    owner: str  # whose budget: one counter set per owner (a token id)
-    windows: tuple[Window, ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Spent:
-    """A budget after one more request: its tightest window, what is left in it, when it starts over."""
-
-    window: Window
-    left: int  # negative once the request went past the budget
-    reset_s: float
-
-    @property
-    def breached(self) -> bool:
-        return self.left < 0
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Appended:
-    """Where an append landed; `replayed` is true when an idempotency record answered instead, with
-    `response` the one recorded for the key (None when its request never recorded one).
-
-    `enqueue` is true when the append was asked to mark the battle pending and no projection job was
-    scheduled yet: the caller enqueues one (as with `mark_pending`). `spent`: the budget the append was
-    counted against, when it was given one."""
-
-    version: int
-    hash: str
-    replayed: bool = False
-    enqueue: bool = False
-    response: str | None = None
-    spent: Spent | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Projection:
-    version: int
-    state: str  # canonical JSON of the encoded battle
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FoldStart:
-    """What a fold starts from, read under its lock: the stored projection and the log entries after it
-    (at most the limit asked for; more may follow). No projection and no entries: no such battle."""
-
-    projection: Projection | None
-    entries: list[StoredEntry]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FoldSave:
-    """A fold's last write, as `save_projection` takes it."""
-
-    state: Projection
-    outcomes: Sequence[tuple[int, str]]
-    snapshots: Sequence[Projection] = ()
-
-
-class UnknownBattle(LookupError):
-    pass
-
-
-class BattleExists(Exception):
-    pass
-
-
-class BrokenHistory(ValueError):
-    """An imported history does not start at version 1 or does not chain (DESIGN §3.2): nothing was kept."""
-
-    def __init__(self, version: int, reason: str) -> None:
-        super().__init__(f"version {version}: {reason}")
-        self.version, self.reason = version, reason
-
-
-class CountedRefusal(Exception):
-    """An append refused after it was counted against its budget; `spent` says how (None: no budget)."""
-
-    spent: Spent | None = None
-
-
-class RateLimited(CountedRefusal):
-    """The budget is spent for this window: nothing was appended."""
-
-    def __init__(self, spent: Spent) -> None:
-        super().__init__(f"{spent.window.amount} per {spent.window.seconds} s spent")
-        self.spent = spent
-
-
-class VersionConflict(CountedRefusal):
-    """The expected version is not the head: nothing was appended."""
-
-    def __init__(self, current: int) -> None:
-        super().__init__(f"current version is {current}")
-        self.current = current
-
-
-class AppendContention(VersionConflict):
-    """No expected version was given, yet the head kept moving for every bounded retry: nothing appended."""
-
-
-class IdempotencyMismatch(CountedRefusal):
-    """The idempotency key was used before with a different body."""
-
-    def __init__(self, version: int) -> None:
-        super().__init__(f"key already used for version {version}")
-        self.version = version
-
-
-class IdempotencyInFlight(CountedRefusal):
-    """The idempotency key's first request appended `version` and has not recorded its response yet."""
-
-    def __init__(self, version: int) -> None:
-        super().__init__(f"the request that appended version {version} is still in flight")
-        self.version = version
-
-
-class TokenRefused(Exception):
-    """The token an append was made with is no longer stored, or revoked: nothing was appended."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TokenRecord:
-    """An access token as stored under `digest`, the SHA-256 of the token: the token itself is never kept.
-
-    `role` is `gm`, `side` or `observer`; `scope` names the side of a side token."""
-
-    digest: str
-    id: str
-    role: str
-    scope: str | None = None
-    expires_at: str | None = None  # UTC ISO 8601; None: never
-    revoked: bool = False
-    created_at: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class WebhookRecord:
-    """A registered webhook; `secret` is kept as is because every delivery is signed with it (the API shows
-    it once, at registration). `types` are the CloudEvent types it is sent, `language` its summaries'."""
-
-    id: str
-    url: str
-    types: tuple[str, ...]
-    language: str
-    secret: str
-    created_at: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class WebhookProgress:
-    """How far a webhook got: `cursor` is the last version delivered (or passed over, its type not asked
-    for); while attempts fail, how many in a row, since when, and when the next one is due."""
-
-    cursor: int
-    failures: int = 0
-    failing_since: str | None = None  # UTC ISO 8601
-    next_retry_at: str | None = None  # UTC ISO 8601
-    failed: bool = False  # failing for the whole retry horizon: no more attempts
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DeliveryAttempt:
-    """One POST of one version: `status` is `delivered` (a 2xx), `failed` (any other answer, a timeout, a
-    reset) or `refused` (the host resolved to an address webhooks may not reach)."""
-
-    at: str
-    version: int
-    status: str
-    code: int | None
-    duration_ms: float
-    error: str | None
-    next_retry_at: str | None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TicketRecord:
-    """A stream ticket as stored under `digest`, the SHA-256 of the ticket: the role of the token it was
-    minted with, and that token's digest, so a ticket of a revoked token opens nothing."""
-
-    digest: str
-    token_digest: str
-    token_id: str
-    role: str
-    scope: str | None = None
 
 
 def require_consecutive(outcomes: Sequence[tuple[int, str]]) -> None:

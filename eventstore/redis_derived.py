@@ -8,7 +8,9 @@ from typing import Any
 
 from eventstore import keys, lua
 from eventstore.config import RedisClient
-from eventstore.protocol import Projection, UnknownBattle, require_consecutive
+from eventstore.errors import UnknownBattle
+from eventstore.protocol import require_consecutive
+from eventstore.records import Projection
 from eventstore.stream_fields import text, version_of
 
 OUTCOME_FIELD = "outcome"

@@ -9,7 +9,7 @@ from typing import Any
 
 from eventstore import keys, lua
 from eventstore.config import RedisClient
-from eventstore.protocol import FoldSave, FoldStart, Projection
+from eventstore.records import FoldSave, FoldStart, Projection
 from eventstore.redis_derived import save_call
 from eventstore.stream_fields import from_fields, text, version_of
 

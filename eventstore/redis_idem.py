@@ -6,15 +6,14 @@ from typing import Any
 
 from eventstore import keys, lua
 from eventstore.config import RedisClient
-from eventstore.protocol import (
-    Appended,
+from eventstore.errors import (
     CountedRefusal,
     IdempotencyInFlight,
     IdempotencyMismatch,
     RateLimited,
-    Spent,
     VersionConflict,
 )
+from eventstore.records import Appended, Spent
 from eventstore.stream_fields import text
 
 

@@ -9,7 +9,8 @@ from itertools import islice
 from eventstore import keys, lua
 from eventstore.chain import linked
 from eventstore.config import RedisClient
-from eventstore.protocol import BattleExists, Head, StoredEntry, TokenRecord
+from eventstore.errors import BattleExists
+from eventstore.records import Head, StoredEntry, TokenRecord
 from eventstore.redis_tokens import token_json
 from eventstore.stream_fields import to_fields
 

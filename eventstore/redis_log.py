@@ -17,22 +17,10 @@ from eventstore import redis_schedule as schedule
 from eventstore.canonical import canonical_json
 from eventstore.chain import entry_hash
 from eventstore.config import RedisClient
+from eventstore.errors import AppendContention, BattleExists, TokenRefused, UnknownBattle
 from eventstore.head_cache import HeadCache
-from eventstore.protocol import (
-    GENESIS_HASH,
-    IDEMPOTENCY_RETAIN_S,
-    AppendContention,
-    Appended,
-    BattleExists,
-    Budget,
-    Head,
-    NewEntry,
-    Spent,
-    StoredEntry,
-    TokenRecord,
-    TokenRefused,
-    UnknownBattle,
-)
+from eventstore.protocol import GENESIS_HASH, IDEMPOTENCY_RETAIN_S
+from eventstore.records import Appended, Budget, Head, NewEntry, Spent, StoredEntry, TokenRecord
 from eventstore.redis_idem import refusal
 from eventstore.redis_tokens import token_json
 from eventstore.stream_fields import from_fields, from_rows, text, to_fields, version_of

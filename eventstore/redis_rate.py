@@ -7,7 +7,7 @@ from typing import Any
 
 from eventstore import keys, lua
 from eventstore.config import RedisClient
-from eventstore.protocol import Budget, Spent
+from eventstore.records import Budget, Spent
 
 
 class RedisBudgets:

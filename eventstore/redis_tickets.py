@@ -9,7 +9,7 @@ import math
 from eventstore import keys
 from eventstore.canonical import canonical_json
 from eventstore.config import RedisClient
-from eventstore.protocol import TicketRecord
+from eventstore.records import TicketRecord
 from eventstore.stream_fields import text
 
 

@@ -8,7 +8,8 @@ from typing import Any
 from eventstore import keys, lua
 from eventstore.canonical import canonical_json
 from eventstore.config import RedisClient
-from eventstore.protocol import TokenRecord, UnknownBattle
+from eventstore.errors import UnknownBattle
+from eventstore.records import TokenRecord
 from eventstore.stream_fields import text
 
 

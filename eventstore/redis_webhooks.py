@@ -6,13 +6,9 @@ from collections.abc import Iterator, Sequence
 
 from eventstore import keys, lua
 from eventstore.config import RedisClient
-from eventstore.protocol import (
-    ATTEMPTS_KEPT,
-    DeliveryAttempt,
-    UnknownBattle,
-    WebhookProgress,
-    WebhookRecord,
-)
+from eventstore.errors import UnknownBattle
+from eventstore.protocol import ATTEMPTS_KEPT
+from eventstore.records import DeliveryAttempt, WebhookProgress, WebhookRecord
 from eventstore.stream_fields import text
 from eventstore.webhook_records import attempt_from, dumps, progress_from, webhook_from
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from eventstore.canonical import canonical_json, loads
-from eventstore.protocol import NewEntry, StoredEntry
+from eventstore.records import NewEntry, StoredEntry
 
 
 def text(value: Any) -> str:

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from eventstore.canonical import canonical_json
-from eventstore.protocol import DeliveryAttempt, WebhookProgress, WebhookRecord
+from eventstore.records import DeliveryAttempt, WebhookProgress, WebhookRecord
 from eventstore.stream_fields import text
 
 

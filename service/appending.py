@@ -6,15 +6,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from eventstore.protocol import (
-    AppendContention,
-    Appended,
-    Budget,
-    Head,
-    NewEntry,
-    TokenRefused,
-    VersionConflict,
-)
+from eventstore.errors import AppendContention, TokenRefused, VersionConflict
+from eventstore.records import Appended, Budget, Head, NewEntry
 from schemas.commands import LoadedCommand
 from service import auth
 from service.auth import Principal

@@ -10,7 +10,8 @@ from typing import Any
 from eventstore.chain import verify_chain
 from eventstore.drift import compare_outcomes
 from eventstore.paging import history
-from eventstore.protocol import EventStore, StoredEntry
+from eventstore.protocol import EventStore
+from eventstore.records import StoredEntry
 from rules.fold import UNDO
 from rules.history import battle_seeds, fold_history
 from rules.undo import Rewinder

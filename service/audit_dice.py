@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from eventstore.paging import iter_outcomes
-from eventstore.protocol import EventStore, StoredEntry
+from eventstore.protocol import EventStore
+from eventstore.records import StoredEntry
 from rules.dice import commitment, stream_die, stream_key
 
 MAX_LISTED = 100  # mismatches listed in one answer; the first ones tell an auditor where to look

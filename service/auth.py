@@ -12,7 +12,7 @@ from typing import Literal, TypeVar
 
 from flask import Flask, current_app, g, request
 
-from eventstore.protocol import TokenRecord
+from eventstore.records import TokenRecord
 from service.deps import Services, services
 from service.problems import Problem
 from service.tokens import GM, OBSERVER, SIDE, digest, expired, role_of

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import threading
 
-from eventstore.protocol import EventStore, StoredEntry, UnknownBattle
+from eventstore.errors import UnknownBattle
+from eventstore.protocol import EventStore
+from eventstore.records import StoredEntry
 
 
 class BattleCache:

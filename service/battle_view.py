@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eventstore.protocol import Head, StoredEntry
+from eventstore.records import Head, StoredEntry
 from service.deps import Services
 
 

@@ -15,7 +15,8 @@ from flask import Flask, Response, current_app, g, request
 from limits import RateLimitItem, parse_many
 from redis.exceptions import RedisError
 
-from eventstore.protocol import Budget, RateLimited, Spent, Window
+from eventstore.errors import RateLimited
+from eventstore.records import Budget, Spent, Window
 from service import auth
 from service.config import ServiceConfig
 from service.deps import services

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from eventstore.protocol import BattleExists, NewEntry, TokenRecord
+from eventstore.errors import BattleExists
+from eventstore.records import NewEntry, TokenRecord
 from rules.codec import JSON
 from rules.dice import commitment
 from rules.fold import BATTLE_CREATED

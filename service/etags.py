@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Response, request
 
-from eventstore.protocol import Head
+from eventstore.records import Head
 
 QUALIFIER = "/"
 

@@ -6,7 +6,8 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from eventstore.protocol import EventStore, StoredEntry
+from eventstore.protocol import EventStore
+from eventstore.records import StoredEntry
 from service.etags import etag
 from service.messages import DEFAULT, summarized
 

@@ -11,7 +11,7 @@ from cloudevents.core.formats.json import JSONFormat
 from cloudevents.core.v1.event import CloudEvent
 
 from eventstore.canonical import loads
-from eventstore.protocol import StoredEntry
+from eventstore.records import StoredEntry
 
 MEDIA_TYPE = "application/x-ndjson"  # JSON Lines: one event a line
 TYPE_PREFIX = "siege.command."

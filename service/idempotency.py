@@ -16,7 +16,7 @@ from flask import Response, request
 from redis.exceptions import RedisError
 
 from eventstore.canonical import canonical_json
-from eventstore.protocol import Appended
+from eventstore.records import Appended
 from service import answers
 from service.appending import Append
 from service.deps import Services

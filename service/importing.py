@@ -7,7 +7,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import IO
 
-from eventstore.protocol import StoredEntry
+from eventstore.records import StoredEntry
 from service.creation import Created, with_fresh_id
 from service.deps import Services
 from service.export_format import MAX_LINE_BYTES, read_line

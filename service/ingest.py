@@ -8,7 +8,8 @@ import logging
 from flask import Response, request
 from redis.exceptions import RedisError
 
-from eventstore.protocol import Appended, CountedRefusal
+from eventstore.errors import CountedRefusal
+from eventstore.records import Appended
 from schemas.commands import load_command
 from service import answers, auth, budgets, idempotency
 from service.appending import Append, append

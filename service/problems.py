@@ -12,7 +12,7 @@ from marshmallow import ValidationError
 from redis import exceptions as redis_errors
 from werkzeug.exceptions import HTTPException
 
-from eventstore.protocol import (
+from eventstore.errors import (
     AppendContention,
     IdempotencyInFlight,
     IdempotencyMismatch,

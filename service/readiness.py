@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from eventstore.protocol import UnknownBattle
+from eventstore.errors import UnknownBattle
 from service.deps import Services
 from service.problems import STORE_RETRY_AFTER_S, Problem
 

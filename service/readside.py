@@ -8,7 +8,8 @@ from typing import Any
 
 from eventstore.canonical import canonical_json
 from eventstore.paging import history
-from eventstore.protocol import EventStore, Projection, StoredEntry
+from eventstore.protocol import EventStore
+from eventstore.records import Projection, StoredEntry
 from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, state_after
 from rules.undo import Rewinder, from_snapshots

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 
-from eventstore.protocol import TicketRecord
+from eventstore.records import TicketRecord
 from service.auth import Principal
 from service.deps import Services
 from service.tokens import digest

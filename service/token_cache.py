@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 
-from eventstore.protocol import TokenRecord
+from eventstore.records import TokenRecord
 
 
 class TokenCache:

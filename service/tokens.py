@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from eventstore.protocol import TokenRecord
+from eventstore.records import TokenRecord
 from service.clock import iso, now, parse_iso
 
 TOKEN_BYTES = 32  # 256 random bits

@@ -16,7 +16,8 @@ from typing import Any, Literal
 
 from eventstore.canonical import canonical_json
 from eventstore.chain import fault
-from eventstore.protocol import GENESIS_HASH, StoredEntry
+from eventstore.protocol import GENESIS_HASH
+from eventstore.records import StoredEntry
 from rules.dice import commitment, stream_key
 from rules.fold import BATTLE_CREATED, CONCLUDE, Entry, Seeds
 from rules.history import fold_history

@@ -6,7 +6,8 @@ import dataclasses
 import secrets
 from typing import Any
 
-from eventstore.protocol import EventStore, WebhookProgress, WebhookRecord
+from eventstore.protocol import EventStore
+from eventstore.records import WebhookProgress, WebhookRecord
 from service.clock import utc_now
 from service.problems import Problem, validation_problem
 from summaries.catalogs import DEFAULT

@@ -11,8 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import chain
 
+from eventstore.errors import UnknownBattle
 from eventstore.paging import BATCH, history
-from eventstore.protocol import EventStore, FoldStart, UnknownBattle
+from eventstore.protocol import EventStore
+from eventstore.records import FoldStart
 from workers.projection import WRITE_EVERY_S, Folded, Unsaved, decoded, fold_unsaved
 
 TAKE = 64  # battles popped from the pending set per round

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 
-from eventstore.protocol import StoredEntry
+from eventstore.records import StoredEntry
 from rules.codec import JSON
 from telemetry.metrics import COMMANDS, PROJECTION_LAG_SECONDS
 

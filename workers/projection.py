@@ -9,7 +9,8 @@ from typing import Any, TypeVar
 
 from eventstore.canonical import canonical_json, loads
 from eventstore.paging import history
-from eventstore.protocol import EventStore, FoldSave, Projection, StoredEntry
+from eventstore.protocol import EventStore
+from eventstore.records import FoldSave, Projection, StoredEntry
 from rules.codec import JSON
 from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, fold_history

@@ -9,7 +9,8 @@ from typing import Literal
 
 from eventstore.canonical import canonical_json
 from eventstore.drift import compare_outcomes
-from eventstore.protocol import EventStore, Projection
+from eventstore.protocol import EventStore
+from eventstore.records import Projection
 from rules.fold import encode_battle
 from workers.drain import LOCK_TTL_MS, folder_name, renew_lock
 from workers.projection import SNAPSHOT_EVERY, Folded, project_battle, replay_states

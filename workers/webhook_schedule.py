@@ -11,7 +11,8 @@ from datetime import datetime
 
 from redis.exceptions import RedisError
 
-from eventstore.protocol import EventStore, WebhookProgress
+from eventstore.protocol import EventStore
+from eventstore.records import WebhookProgress
 from workers import clock
 
 CLAIM_TTL_MS = 60_000  # a claimed job lost before it ran is enqueued again by the reconciler after this

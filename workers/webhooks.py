@@ -12,7 +12,8 @@ from datetime import datetime
 from typing import Any, Literal
 
 from eventstore.paging import with_entries
-from eventstore.protocol import DeliveryAttempt, EventStore, WebhookProgress, WebhookRecord
+from eventstore.protocol import EventStore
+from eventstore.records import DeliveryAttempt, WebhookProgress, WebhookRecord
 from summaries import summarized
 from webhooks import event, guard, send
 from webhooks.backoff import gives_up, retry_delay_s

@@ -169,7 +169,7 @@ def _queue() -> Any:
 
 
 def _head(store: Any, battle_id: str) -> int:
-    from eventstore.protocol import UnknownBattle
+    from eventstore.errors import UnknownBattle
 
     try:
         version: int = store.head(battle_id).version

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Response
 
-from eventstore.protocol import TokenRecord
+from eventstore.records import TokenRecord
 from schemas.tokens import TokenCreateSchema, TokenMintedSchema, TokenSchema, ruleset_sides
 from service.deps import services
 from service.endpoints.blueprint import Blueprint

@@ -11,7 +11,8 @@ from flask.testing import FlaskClient
 
 from bench.scenarios import pathfinder_rounds
 from eventstore.chain import entry_hash
-from eventstore.protocol import GENESIS_HASH, EventStore, StoredEntry
+from eventstore.protocol import GENESIS_HASH, EventStore
+from eventstore.records import StoredEntry
 from service.export_format import ENTRY_FIELDS
 from tests.api.helpers import CLIMB_FIGHT, accepted, create_battle, fold
 

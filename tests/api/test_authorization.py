@@ -14,7 +14,8 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore, TokenRecord
+from eventstore.protocol import EventStore
+from eventstore.records import TokenRecord
 from service.app import create_app
 from service.tokens import mint as mint_record
 from tests.api.helpers import CSM, GOFF, WALL, accepted, bearer, head_version, mint

@@ -16,7 +16,8 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from eventstore.canonical import canonical_json
-from eventstore.protocol import EventStore, NewEntry
+from eventstore.protocol import EventStore
+from eventstore.records import NewEntry
 from service.idempotency import fingerprint
 from tests.api.helpers import CSM, WALL, assert_problem, create_battle, fold, head_version, send
 

@@ -10,7 +10,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from eventstore.memory_store import MemoryEventStore
-from eventstore.protocol import Appended, EventStore, NewEntry
+from eventstore.protocol import EventStore
+from eventstore.records import Appended, NewEntry
 from service.app import create_app
 from tests.api.helpers import (
     CSM,

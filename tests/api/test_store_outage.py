@@ -13,7 +13,7 @@ from redis import exceptions as redis_errors
 from eventstore.config import connect
 from eventstore.embedded import EmbeddedServer, free_port
 from eventstore.memory_store import MemoryEventStore
-from eventstore.protocol import Appended, NewEntry, TokenRecord
+from eventstore.records import Appended, NewEntry, TokenRecord
 from eventstore.redis_store import RedisEventStore
 from service.app import create_app
 from tests.api.helpers import CSM, WALL, assert_problem

@@ -6,7 +6,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from eventstore.protocol import EventStore, NewEntry
+from eventstore.protocol import EventStore
+from eventstore.records import NewEntry
 
 SEED = "ab" * 32
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from eventstore.protocol import EventStore, TokenRecord, TokenRefused, UnknownBattle
+from eventstore.errors import TokenRefused, UnknownBattle
+from eventstore.protocol import EventStore
+from eventstore.records import TokenRecord
 from tests.eventstore.helpers import battle, command
 
 DIGEST = "d" * 64

@@ -11,23 +11,17 @@ from collections.abc import Callable
 import pytest
 
 from eventstore.chain import verify_chain
-from eventstore.protocol import (
-    GENESIS_HASH,
+from eventstore.errors import (
     BattleExists,
     BrokenHistory,
-    Budget,
-    EventStore,
-    Head,
     IdempotencyInFlight,
     IdempotencyMismatch,
-    Projection,
     RateLimited,
-    StoredEntry,
-    TokenRecord,
     UnknownBattle,
     VersionConflict,
-    Window,
 )
+from eventstore.protocol import GENESIS_HASH, EventStore
+from eventstore.records import Budget, Head, Projection, StoredEntry, TokenRecord, Window
 from tests.eventstore.helpers import SEED, battle, command, created, eventually
 
 StoreFactory = Callable[..., EventStore]

@@ -7,7 +7,8 @@ from typing import Any
 
 import redis
 
-from eventstore.protocol import EventStore, FoldSave, Projection
+from eventstore.protocol import EventStore
+from eventstore.records import FoldSave, Projection
 from eventstore.redis_store import RedisEventStore
 from tests.eventstore.helpers import battle
 

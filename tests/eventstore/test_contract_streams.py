@@ -6,7 +6,8 @@ from __future__ import annotations
 import threading
 import time
 
-from eventstore.protocol import EventStore, Projection, TicketRecord
+from eventstore.protocol import EventStore
+from eventstore.records import Projection, TicketRecord
 from tests.eventstore.helpers import battle
 
 

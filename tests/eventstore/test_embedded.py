@@ -14,7 +14,7 @@ import redis
 from eventstore.chain import verify_chain
 from eventstore.config import Durability, connect
 from eventstore.embedded import EmbeddedServer, EmbeddedServerError, free_port
-from eventstore.protocol import Head
+from eventstore.records import Head
 from eventstore.redis_store import RedisEventStore
 from tests.eventstore.helpers import SEED, battle, command
 

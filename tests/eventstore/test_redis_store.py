@@ -16,7 +16,7 @@ from redis.cluster import RedisCluster
 from eventstore import keys
 from eventstore.chain import verify_chain
 from eventstore.config import RedisClient, connect
-from eventstore.protocol import Budget, Projection, TokenRecord, Window
+from eventstore.records import Budget, Projection, TokenRecord, Window
 from eventstore.redis_store import RedisEventStore
 from tests.eventstore.helpers import SEED, battle, command, created
 

@@ -5,15 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from eventstore.protocol import (
-    ATTEMPTS_KEPT,
-    DeliveryAttempt,
-    EventStore,
-    Projection,
-    UnknownBattle,
-    WebhookProgress,
-    WebhookRecord,
-)
+from eventstore.errors import UnknownBattle
+from eventstore.protocol import ATTEMPTS_KEPT, EventStore
+from eventstore.records import DeliveryAttempt, Projection, WebhookProgress, WebhookRecord
 from tests.eventstore.helpers import battle, eventually
 
 

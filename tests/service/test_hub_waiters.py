@@ -14,7 +14,8 @@ import pytest
 from eventstore.config import RedisClient, connect
 from eventstore.embedded import EmbeddedServer, free_port
 from eventstore.memory_store import MemoryEventStore
-from eventstore.protocol import EventStore, Projection
+from eventstore.protocol import EventStore
+from eventstore.records import Projection
 from eventstore.redis_store import RedisEventStore
 from service.app import create_app
 from service.deps import EXTENSION

@@ -6,7 +6,8 @@ import uuid
 from datetime import UTC, datetime
 
 from eventstore.canonical import canonical_json
-from eventstore.protocol import EventStore, NewEntry
+from eventstore.protocol import EventStore
+from eventstore.records import NewEntry
 from rules.dice import commitment
 from rules.fold import BATTLE_CREATED, encode_battle
 from rules.registry import get_ruleset

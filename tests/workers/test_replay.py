@@ -7,7 +7,8 @@ import json
 import pytest
 
 from eventstore.canonical import canonical_json
-from eventstore.protocol import Projection, UnknownBattle
+from eventstore.errors import UnknownBattle
+from eventstore.records import Projection
 from eventstore.redis_store import RedisEventStore
 from tests.workers.logs import fresh_state, new_battle
 from workers.projection import BATCH, SNAPSHOT_EVERY, project_battle

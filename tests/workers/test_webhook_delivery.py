@@ -12,7 +12,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from eventstore.protocol import EventStore, WebhookRecord
+from eventstore.protocol import EventStore
+from eventstore.records import WebhookRecord
 from service.event_view import Telling, one_event
 from tests.workers.logs import append, new_battle
 from tests.workers.receiver import Receiver

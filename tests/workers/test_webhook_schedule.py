@@ -10,7 +10,8 @@ from typing import Any
 import redis
 
 from eventstore import keys
-from eventstore.protocol import EventStore, WebhookProgress, WebhookRecord
+from eventstore.protocol import EventStore
+from eventstore.records import WebhookProgress, WebhookRecord
 from eventstore.redis_store import RedisEventStore
 from tests.workers.logs import append, new_battle
 from webhooks.event import TYPES

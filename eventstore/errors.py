@@ -1,0 +1,67 @@
+"""What the storage contract (eventstore/protocol.py) raises: a refusal a caller answers, or a broken log."""
+
+from __future__ import annotations
+
+from eventstore.records import Spent
+
+
+class UnknownBattle(LookupError):
+    pass
+
+
+class BattleExists(Exception):
+    pass
+
+
+class BrokenHistory(ValueError):
+    """An imported history does not start at version 1 or does not chain (DESIGN §3.2): nothing was kept."""
+
+    def __init__(self, version: int, reason: str) -> None:
+        super().__init__(f"version {version}: {reason}")
+        self.version, self.reason = version, reason
+
+
+class CountedRefusal(Exception):
+    """An append refused after it was counted against its budget; `spent` says how (None: no budget)."""
+
+    spent: Spent | None = None
+
+
+class RateLimited(CountedRefusal):
+    """The budget is spent for this window: nothing was appended."""
+
+    def __init__(self, spent: Spent) -> None:
+        super().__init__(f"{spent.window.amount} per {spent.window.seconds} s spent")
+        self.spent = spent
+
+
+class VersionConflict(CountedRefusal):
+    """The expected version is not the head: nothing was appended."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"current version is {current}")
+        self.current = current
+
+
+class AppendContention(VersionConflict):
+    """No expected version was given, yet the head kept moving for every bounded retry: nothing appended."""
+
+
+class IdempotencyMismatch(CountedRefusal):
+    """The idempotency key was used before with a different body."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"key already used for version {version}")
+        self.version = version
+
+
+class IdempotencyInFlight(CountedRefusal):
+    """The idempotency key's first request appended `version` and has not recorded its response yet."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"the request that appended version {version} is still in flight")
+        self.version = version
+
+
+class TokenRefused(Exception):
+    """The token an append was made with is no longer stored, or revoked: nothing was appended."""

@@ -1,0 +1,178 @@
+"""The records the storage contract (eventstore/protocol.py) takes and gives: entries, heads, budgets,
+projections, folds, tokens, tickets and webhooks; frozen, as every backend hands them over."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NewEntry:
+    """A command about to be appended; the store assigns version, prev_hash and hash."""
+
+    type: str
+    data: dict[str, Any]
+    schema_version: int
+    actor: str
+    idempotency_key: str | None
+    recorded_at: str  # server UTC, ISO 8601
+    dice: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoredEntry:
+    version: int
+    type: str
+    data: dict[str, Any]
+    schema_version: int
+    actor: str
+    idempotency_key: str | None
+    recorded_at: str
+    dice: dict[str, Any]
+    prev_hash: str
+    hash: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Head:
+    version: int
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One fixed window of a rate budget: `amount` requests per `seconds`."""
+
+    amount: int
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Budget:
+    """A caller's rate budget counted in the battle's own keys (its hash tag): one counter per window,
+    each starting at its first hit and lasting `seconds`, as flask-limiter's fixed window does."""
+
+    owner: str  # whose budget: one counter set per owner (a token id)
+    windows: tuple[Window, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Spent:
+    """A budget after one more request: its tightest window, what is left in it, when it starts over."""
+
+    window: Window
+    left: int  # negative once the request went past the budget
+    reset_s: float
+
+    @property
+    def breached(self) -> bool:
+        return self.left < 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Appended:
+    """Where an append landed; `replayed` is true when an idempotency record answered instead, with
+    `response` the one recorded for the key (None when its request never recorded one).
+
+    `enqueue` is true when the append was asked to mark the battle pending and no projection job was
+    scheduled yet: the caller enqueues one (as with `mark_pending`). `spent`: the budget the append was
+    counted against, when it was given one."""
+
+    version: int
+    hash: str
+    replayed: bool = False
+    enqueue: bool = False
+    response: str | None = None
+    spent: Spent | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Projection:
+    version: int
+    state: str  # canonical JSON of the encoded battle
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FoldStart:
+    """What a fold starts from, read under its lock: the stored projection and the log entries after it
+    (at most the limit asked for; more may follow). No projection and no entries: no such battle."""
+
+    projection: Projection | None
+    entries: list[StoredEntry]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FoldSave:
+    """A fold's last write, as `save_projection` takes it."""
+
+    state: Projection
+    outcomes: Sequence[tuple[int, str]]
+    snapshots: Sequence[Projection] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TokenRecord:
+    """An access token as stored under `digest`, the SHA-256 of the token: the token itself is never kept.
+
+    `role` is `gm`, `side` or `observer`; `scope` names the side of a side token."""
+
+    digest: str
+    id: str
+    role: str
+    scope: str | None = None
+    expires_at: str | None = None  # UTC ISO 8601; None: never
+    revoked: bool = False
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WebhookRecord:
+    """A registered webhook; `secret` is kept as is because every delivery is signed with it (the API shows
+    it once, at registration). `types` are the CloudEvent types it is sent, `language` its summaries'."""
+
+    id: str
+    url: str
+    types: tuple[str, ...]
+    language: str
+    secret: str
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WebhookProgress:
+    """How far a webhook got: `cursor` is the last version delivered (or passed over, its type not asked
+    for); while attempts fail, how many in a row, since when, and when the next one is due."""
+
+    cursor: int
+    failures: int = 0
+    failing_since: str | None = None  # UTC ISO 8601
+    next_retry_at: str | None = None  # UTC ISO 8601
+    failed: bool = False  # failing for the whole retry horizon: no more attempts
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeliveryAttempt:
+    """One POST of one version: `status` is `delivered` (a 2xx), `failed` (any other answer, a timeout, a
+    reset) or `refused` (the host resolved to an address webhooks may not reach)."""
+
+    at: str
+    version: int
+    status: str
+    code: int | None
+    duration_ms: float
+    error: str | None
+    next_retry_at: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TicketRecord:
+    """A stream ticket as stored under `digest`, the SHA-256 of the ticket: the role of the token it was
+    minted with, and that token's digest, so a ticket of a revoked token opens nothing."""
+
+    digest: str
+    token_digest: str
+    token_id: str
+    role: str
+    scope: str | None = None
