@@ -22,7 +22,7 @@ worker_class = "gthread"
 # and 6 waits (SIEGE_MAX_WAITERS) leave 30 for commands, reads and /healthz
 threads = 100
 timeout = 30  # heartbeat: a worker whose main loop hangs this long is restarted (waits do not count)
-graceful_timeout = 15  # on SIGTERM, requests in flight finish, a 10 s wait included
+graceful_timeout = 15  # on SIGTERM, requests in flight finish (open streams end at once, post_worker_init)
 keepalive = 5  # seconds an idle keep-alive connection stays open
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None  # heartbeats on tmpfs, never a slow disk
 control_socket_disable = True  # gunicorn >= 25 opens ~/.gunicorn/gunicorn.ctl, one path for every instance
@@ -72,6 +72,26 @@ def when_ready(server: Any) -> None:
         from telemetry.exposition import serve
 
         serve(bind, [queue_depth_from_env()])
+
+
+def post_worker_init(worker: Any) -> None:
+    """On SIGTERM a worker takes no more requests and waits up to graceful_timeout for those in flight; an
+    open stream never ends on its own, so the process's hubs end them at once (clients reconnect with
+    Last-Event-ID to another process) and waits answer 202: a restart takes seconds, not the whole timeout."""
+    import signal
+    import threading
+
+    stopping = signal.getsignal(signal.SIGTERM)
+
+    def stop(signum: int, frame: Any) -> None:
+        from service.hub import close_all
+
+        # not in the handler itself: closing takes the hubs' locks, which a thread may hold right now
+        threading.Thread(target=close_all, name="siege-hub-close", daemon=True).start()
+        if callable(stopping):
+            stopping(signum, frame)
+
+    signal.signal(signal.SIGTERM, stop)
 
 
 def child_exit(server: Any, worker: Any) -> None:

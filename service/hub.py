@@ -11,71 +11,22 @@ keeping battles watched 30 s after their last waiter cost the store more CPU tha
 
 from __future__ import annotations
 
-import json
+import contextlib
 import logging
 import os
 import threading
 import time
-from collections.abc import Sequence
+import weakref
 from dataclasses import dataclass, field
-from typing import Any
 
-from eventstore.paging import with_entries
 from eventstore.protocol import EventStore
+from service.subscriptions import Delivered, StreamsFull, Subscription, delivered
 from telemetry.metrics import STREAMS_OPEN
 
 log = logging.getLogger(__name__)
+_hubs: weakref.WeakSet[Hub] = weakref.WeakSet()  # this process's, for close_all at shutdown
 BLOCK_S = 0.25  # one read's wait; a battle first watched interrupts it
 RETRY_FIRST_S, RETRY_MAX_S = 0.5, 5.0  # while the store does not answer, reads back off between these
-BACKLOG = 1000  # outcomes one subscription holds before it is told to read the store itself
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Delivered:
-    """One outcome as read, with its command as logged (the summary needs its ids); `frames` keeps the
-    SSE frame rendered per language, so a process renders each outcome once per language."""
-
-    version: int
-    outcome: dict[str, Any]
-    command: dict[str, Any]
-    frames: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Taken:
-    items: list[Delivered]
-    behind: bool  # outcomes were dropped (a slow reader): read the store from the last one sent
-
-
-class StreamsFull(Exception):
-    """This process holds its cap of open streams."""
-
-
-class Subscription:
-    """What one stream receives: batches in version order, from the moment it subscribed."""
-
-    def __init__(self, battle_id: str, backlog: int = BACKLOG) -> None:
-        self.battle_id = battle_id
-        self._backlog = backlog
-        self._ready = threading.Condition()
-        self._items: list[Delivered] = []
-        self._behind = False
-
-    def push(self, items: Sequence[Delivered]) -> None:
-        with self._ready:
-            if len(self._items) + len(items) > self._backlog:
-                self._items, self._behind = [], True
-            else:
-                self._items.extend(items)
-            self._ready.notify()
-
-    def take(self, timeout_s: float) -> Taken:
-        """What came since the last take, waiting up to timeout_s for something."""
-        with self._ready:
-            self._ready.wait_for(lambda: self._items or self._behind, timeout=timeout_s)
-            taken = Taken(items=self._items, behind=self._behind)
-            self._items, self._behind = [], False
-            return taken
 
 
 class Waiter:
@@ -112,6 +63,7 @@ class Hub:
         self._max_streams = max_streams
         self._block_s = block_s
         self._reset()
+        _hubs.add(self)
 
     def _reset(self) -> None:
         self._pid = os.getpid()
@@ -119,9 +71,9 @@ class Hub:
         self._watched: dict[str, _Watched] = {}
         self._open = 0
         self._thread: threading.Thread | None = None
-        self._let_go_until = (
-            0.0  # monotonic: till then (the reader's backoff after a failed read) waiters answer 202
-        )
+        # monotonic: till then (the reader's backoff after a failed read) waiters answer 202
+        self._let_go_until = 0.0
+        self._closing = False  # the process is stopping: streams end, waits answer 202, the reader stops
 
     @property
     def open_streams(self) -> int:
@@ -150,7 +102,7 @@ class Hub:
         cursor = None if battle_id in self._watched else self._store.projected_version(battle_id)
         subscription = Subscription(battle_id)
         with self._changed:
-            if self._open >= self._max_streams:
+            if self._open >= self._max_streams or self._closing:
                 raise StreamsFull
             watched = self._watched.get(battle_id)
             fresh = watched is None  # the read in flight does not watch it
@@ -188,7 +140,7 @@ class Hub:
         self._here()
         waiter = Waiter(battle_id, version)
         with self._changed:
-            if time.monotonic() < self._let_go_until:
+            if self._closing or time.monotonic() < self._let_go_until:
                 return None
             watched = self._watched.get(battle_id)
             behind = watched is None or watched.cursor >= version  # the read in flight will not see it
@@ -223,6 +175,24 @@ class Hub:
         if watched is not None and watched.idle():
             del self._watched[battle_id]
 
+    def close(self) -> None:
+        """The process is stopping: open streams end now (their clients reconnect to another process with
+        Last-Event-ID) rather than hold the worker for gunicorn's whole graceful timeout; waits answer 202;
+        the reader stops. For good: a closed hub takes no stream and no waiter."""
+        with self._changed:
+            self._closing = True
+            for watched in self._watched.values():
+                for subscription in watched.subscribers:
+                    subscription.close()
+                for waiting in watched.waiters.values():
+                    for waiter in waiting:
+                        waiter.settle(None)
+                watched.waiters.clear()
+            self._changed.notify_all()
+        if self._thread is not None:
+            with contextlib.suppress(Exception):  # best effort: the reader ends after its read anyway
+                self._store.interrupt_follow()
+
     def _start(self) -> None:
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="siege-stream-hub", daemon=True)
@@ -231,7 +201,10 @@ class Hub:
     def _run(self) -> None:
         pause = RETRY_FIRST_S
         while True:
-            cursors, streamed = self._watch_list()
+            watching = self._watch_list()
+            if watching is None:
+                return  # closed
+            cursors, streamed = watching
             try:
                 found = self._store.follow_outcomes(cursors, self._block_s)
                 self._settle(found, streamed)
@@ -245,10 +218,13 @@ class Hub:
             pause = RETRY_FIRST_S
             self._fan_out(batches)
 
-    def _watch_list(self) -> tuple[dict[str, int], set[str]]:
-        """Each watched battle's cursor, and those with streams (whose outcomes are read with commands)."""
+    def _watch_list(self) -> tuple[dict[str, int], set[str]] | None:
+        """Each watched battle's cursor, and those with streams (whose outcomes are read with commands);
+        None once the hub is closed."""
         with self._changed:
-            self._changed.wait_for(lambda: bool(self._watched))
+            self._changed.wait_for(lambda: bool(self._watched) or self._closing)
+            if self._closing:
+                return None
             cursors = {battle_id: w.cursor for battle_id, w in self._watched.items()}
             return cursors, {battle_id for battle_id, w in self._watched.items() if w.subscribers}
 
@@ -263,9 +239,8 @@ class Hub:
                 for version, outcome in rows:
                     for waiter in watched.waiters.pop(version, ()):
                         waiter.settle(outcome)
-                if (
-                    battle_id in streamed or not watched.subscribers
-                ):  # a first stream since: read again for it
+                # a battle that gained its first stream since the read is read again, for that stream
+                if battle_id in streamed or not watched.subscribers:
                     _advance(watched, rows[0][0], rows[-1][0])
                 self._drop_if_idle(battle_id)
 
@@ -299,9 +274,7 @@ def _advance(watched: _Watched, first: int, last: int) -> None:
         watched.cursor = max(watched.cursor, last)
 
 
-def delivered(store: EventStore, battle_id: str, rows: Sequence[tuple[int, str]]) -> list[Delivered]:
-    """Outcomes read from the store (consecutive versions) with their commands, read in one call."""
-    return [
-        Delivered(version=entry.version, outcome=json.loads(outcome), command=entry.data)
-        for entry, outcome in with_entries(store, battle_id, rows)
-    ]
+def close_all() -> None:
+    """Close every hub of this process (gunicorn's SIGTERM, service/gunicorn_conf.py)."""
+    for hub in list(_hubs):
+        hub.close()

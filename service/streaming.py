@@ -20,9 +20,10 @@ from redis.exceptions import RedisError
 
 from eventstore.protocol import EventStore
 from service.deps import Services
-from service.hub import Delivered, Hub, StreamsFull, Subscription, delivered
+from service.hub import Hub
 from service.messages import localized, summarized
 from service.problems import Problem
+from service.subscriptions import Delivered, StreamsFull, Subscription, delivered
 from service.tokens import expired
 
 log = logging.getLogger(__name__)
@@ -119,7 +120,7 @@ def _live(store: EventStore, subscription: Subscription, opened: Opened, last: i
             if ended:
                 return
             fresh = [item for item in fresh if item.version > last]
-        if not taken.items and not taken.behind:
+        if not taken.items and not taken.behind and not taken.closed:
             yield KEEP_ALIVE
         for item in fresh:
             yield frame(item, opened)
@@ -127,6 +128,8 @@ def _live(store: EventStore, subscription: Subscription, opened: Opened, last: i
             if _concludes(item):
                 yield _end(last)
                 return
+        if taken.closed:  # the process stops: no `end`, so the client reconnects (Last-Event-ID) elsewhere
+            return
 
 
 def _folded(

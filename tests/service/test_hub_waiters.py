@@ -20,6 +20,7 @@ from eventstore.redis_store import RedisEventStore
 from service.app import create_app
 from service.deps import EXTENSION
 from service.hub import Hub
+from service.subscriptions import StreamsFull
 from tests.api.helpers import WALL, create_battle, send
 from tests.eventstore.helpers import battle, eventually
 from tests.fixtures.app import GmClient, config_for
@@ -298,3 +299,25 @@ def test_a_waiter_coming_while_a_streamed_batch_is_handed_out_gets_its_outcome()
     waiter.join(WAIT_S)
 
     assert got == ['{"version":2}']
+
+
+def test_closing_ends_every_stream_lets_every_waiter_go_and_stops_the_reader() -> None:
+    store = MemoryEventStore()
+    hub = Hub(store, max_streams=10)
+    battle(store, commands=2)
+    stream = hub.subscribe("b1")
+    waits = Waits(hub)
+    waits.start("b1", 3, HELD_S)
+    assert eventually(waiting(hub, 1))
+
+    hub.close()
+
+    assert waits.join() == {("b1", 3): None}  # its 202
+    assert stream.take(WAIT_S).closed
+    with pytest.raises(StreamsFull):  # a closed hub takes no stream
+        hub.subscribe("b1")
+    assert hub.wait_outcome("b1", 2, WAIT_S) is None  # nor a waiter: at once, not after WAIT_S
+    reader = hub._thread  # the reader this hub started (the test's own look inside)
+    assert reader is not None
+    reader.join(WAIT_S)
+    assert not reader.is_alive()

@@ -1,0 +1,78 @@
+"""What one SSE stream receives from its process's hub (service/hub.py): outcomes as read, with their
+commands, in version order; told when it fell too far behind, or when the process is shutting down."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from eventstore.paging import with_entries
+from eventstore.protocol import EventStore
+
+BACKLOG = 1000  # outcomes one subscription holds before it is told to read the store itself
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Delivered:
+    """One outcome as read, with its command as logged (the summary needs its ids); `frames` keeps the
+    SSE frame rendered per language, so a process renders each outcome once per language."""
+
+    version: int
+    outcome: dict[str, Any]
+    command: dict[str, Any]
+    frames: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Taken:
+    items: list[Delivered]
+    behind: bool  # outcomes were dropped (a slow reader): read the store from the last one sent
+    closed: bool = False  # the process is shutting down: end the stream, the client reconnects elsewhere
+
+
+class StreamsFull(Exception):
+    """This process holds its cap of open streams."""
+
+
+class Subscription:
+    """What one stream receives: batches in version order, from the moment it subscribed."""
+
+    def __init__(self, battle_id: str, backlog: int = BACKLOG) -> None:
+        self.battle_id = battle_id
+        self._backlog = backlog
+        self._ready = threading.Condition()
+        self._items: list[Delivered] = []
+        self._behind = False
+        self._closed = False
+
+    def push(self, items: Sequence[Delivered]) -> None:
+        with self._ready:
+            if len(self._items) + len(items) > self._backlog:
+                self._items, self._behind = [], True
+            else:
+                self._items.extend(items)
+            self._ready.notify()
+
+    def close(self) -> None:
+        with self._ready:
+            self._closed = True
+            self._ready.notify()
+
+    def take(self, timeout_s: float) -> Taken:
+        """What came since the last take, waiting up to timeout_s for something."""
+        with self._ready:
+            self._ready.wait_for(lambda: self._items or self._behind or self._closed, timeout=timeout_s)
+            taken = Taken(items=self._items, behind=self._behind, closed=self._closed)
+            self._items, self._behind = [], False
+            return taken
+
+
+def delivered(store: EventStore, battle_id: str, rows: Sequence[tuple[int, str]]) -> list[Delivered]:
+    """Outcomes read from the store (consecutive versions) with their commands, read in one call."""
+    return [
+        Delivered(version=entry.version, outcome=json.loads(outcome), command=entry.data)
+        for entry, outcome in with_entries(store, battle_id, rows)
+    ]
