@@ -3,31 +3,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from flask import Flask
 from redis import exceptions as redis_errors
 
 from eventstore.config import connect
-from eventstore.embedded import EmbeddedServer, free_port
+from eventstore.embedded import EmbeddedServer
 from eventstore.memory_store import MemoryEventStore
 from eventstore.records import Appended, NewEntry, TokenRecord
 from eventstore.redis_store import RedisEventStore
 from service.app import create_app
 from tests.api.helpers import CSM, WALL, assert_problem
 from tests.fixtures.app import GmClient, config_for
-
-
-@pytest.fixture
-def own_server(tmp_path: Path) -> Iterator[EmbeddedServer]:
-    """A server of this test alone (never the session's), on a fixed port so it can come back on it."""
-    server = EmbeddedServer(tmp_path / "valkey", port=free_port(), durability="durable").start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

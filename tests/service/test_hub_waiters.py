@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from eventstore.config import RedisClient, connect
-from eventstore.embedded import EmbeddedServer, free_port
+from eventstore.embedded import EmbeddedServer
 from eventstore.memory_store import MemoryEventStore
 from eventstore.protocol import EventStore
 from eventstore.records import Projection
@@ -155,16 +154,6 @@ def test_a_battle_is_read_while_someone_waits_on_it_and_no_longer(store: EventSt
     assert hub.watched == set()
     assert hub.wait_outcome("b1", 3, timeout_s=0.05) is None
     assert hub.watched == set()
-
-
-@pytest.fixture
-def own_server(tmp_path: Path) -> Iterator[EmbeddedServer]:
-    """A server of this test alone: no other test's reader among its clients, and it may go down."""
-    server = EmbeddedServer(tmp_path / "valkey", port=free_port(), durability="durable").start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def test_many_waiters_hold_one_blocked_read_of_the_store_between_them(own_server: EmbeddedServer) -> None:
