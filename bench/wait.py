@@ -17,6 +17,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -43,10 +44,18 @@ class Sent:
     status: int
 
 
-def send(bench: Bench, battles: Sequence[tuple[str, str]], rate: float, seconds: float) -> list[Sent]:
+@dataclass(frozen=True, slots=True)
+class Sends:
+    sent: list[Sent]
+    errors: Counter[str]  # requests that raised, by exception type (the client goes on, newly connected)
+
+
+def send(bench: Bench, battles: Sequence[tuple[str, str]], rate: float, seconds: float) -> Sends:
     """16 keep-alive clients at `rate` requests/s in all, each command with `Prefer: wait=5`."""
     url, threads, payload = urlsplit(bench.service_url), 16, json.dumps(COMMAND).encode()
     done: list[Sent] = []
+    errors: Counter[str] = Counter()
+    lock = threading.Lock()
     start = time.monotonic()
 
     def client(index: int) -> None:
@@ -59,14 +68,20 @@ def send(bench: Bench, battles: Sequence[tuple[str, str]], rate: float, seconds:
             battle_id, token = battles[n % len(battles)]
             headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
             sent = time.time()
-            connection.request(
-                "POST", f"/battles/{battle_id}/commands", payload, {**headers, "Prefer": "wait=5"}
-            )
-            response = connection.getresponse()
-            body = response.read()
-            answered = time.time()
-            version = int(json.loads(body).get("version", 0)) if response.status < 300 else 0
-            done.append(Sent(battle_id, version, sent, answered, response.status))
+            try:
+                connection.request(
+                    "POST", f"/battles/{battle_id}/commands", payload, {**headers, "Prefer": "wait=5"}
+                )
+                response = connection.getresponse()
+                body = response.read()
+                answered = time.time()
+                version = int(json.loads(body).get("version", 0)) if response.status < 300 else 0
+                done.append(Sent(battle_id, version, sent, answered, response.status))
+            except Exception as error:  # counted, not lost with the thread: a run must not under-report
+                with lock:  # a Counter's += is a read then a write
+                    errors[type(error).__name__] += 1
+                connection.close()
+                connection = http.client.HTTPConnection(url.hostname or "", url.port, timeout=30)
             due, n = due + interval, n + threads
 
     clients = [threading.Thread(target=client, args=(i,)) for i in range(threads)]
@@ -74,7 +89,7 @@ def send(bench: Bench, battles: Sequence[tuple[str, str]], rate: float, seconds:
         thread.start()
     for thread in clients:
         thread.join()
-    return done
+    return Sends(done, errors)
 
 
 @contextmanager
@@ -174,9 +189,8 @@ def _api_cpu_s(bench: Bench) -> float:
     return cpu.by_role(cpu.processes(), bench.service_url.removeprefix("http://"))["api"]
 
 
-def report(
-    run: int, sent: Sequence[Sent], timed: dict[tuple[str, int], list[float]] | None, spent: Costs
-) -> str:
+def report(run: int, sends: Sends, timed: dict[tuple[str, int], list[float]] | None, spent: Costs) -> str:
+    sent = sends.sent
     waited = [(s.answered - s.sent) * 1000 for s in sent if s.status == 200]
     everything = [(s.answered - s.sent) * 1000 for s in sent]
     declined, n = sum(s.status == 202 for s in sent), max(len(sent), 1)
@@ -184,7 +198,7 @@ def report(
     lines = [
         f"run {run}: {len(sent)} sent; {len(waited)} waited p50 {percentile(waited, 50):.1f} ms, "
         f"p90 {percentile(waited, 90):.1f} ms, p99 {percentile(waited, 99):.1f} ms; {declined} answered 202; "
-        f"all answers p99 {percentile(everything, 99):.1f} ms",
+        f"all answers p99 {percentile(everything, 99):.1f} ms; {said(sends.errors)}",
         f"  per request: store CPU {1000 * spent.store_s / n:.3f} ms, "
         f"API CPU {1000 * spent.api_s / n:.3f} ms; store calls: {calls}",
     ]
@@ -200,6 +214,12 @@ def report(
                 f"{percentile(values, 99):7.2f} {tail:7.2f}"
             )
     return "\n".join(lines)
+
+
+def said(counted: Counter[str]) -> str:
+    """The requests that raised, by exception type: a run with any sent fewer than it says."""
+    by_type = ", ".join(f"{name} {n}" for name, n in sorted(counted.items()))
+    return f"{counted.total()} errors" + (f" ({by_type})" if by_type else "")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -223,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.steps:
                 with monitored(bench.redis_url) as lines:
                     sent = send(bench, battles, args.rate, args.seconds)
-                timed: dict[tuple[str, int], list[float]] | None = steps(sent, lines)
+                timed: dict[tuple[str, int], list[float]] | None = steps(sent.sent, lines)
             else:
                 sent, timed = send(bench, battles, args.rate, args.seconds), None
             print(report(run, sent, timed, costs(bench) - before), flush=True)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
-from typing import TypeVar, cast
+from enum import Enum
+from typing import Literal, TypeVar
 
 from flask import Flask, Response, current_app, g, request
 from limits import RateLimitItem, parse_many
@@ -27,7 +28,14 @@ POLICY = "per-token"  # the one policy: each token (or caller address, or the se
 ATTRIBUTE = "siege_counts_in_append"
 SPENT, BUDGET, TRIED = "siege_spent", "siege_budget", "siege_spend_tried"
 STORE_DOWN = 503  # service/problems.store_unavailable's status
-UNKNOWN = object()  # this request's budget is not worked out yet
+
+
+class _Unset(Enum):
+    UNSET = "unset"  # this request's budget is not worked out yet: a member mypy can narrow away
+
+
+Unset = Literal[_Unset.UNSET]
+UNKNOWN: Unset = _Unset.UNSET
 View = TypeVar("View", bound=Callable[..., object])
 log = logging.getLogger(__name__)
 
@@ -52,14 +60,17 @@ def install(app: Flask, config: ServiceConfig) -> None:
 def budget() -> Budget | None:
     """The budget this request spends in its battle's keys: a battle token's, where limits apply (worked
     out once per request: every hook asks)."""
-    found: Budget | object | None = g.get(BUDGET, UNKNOWN)  # one look-up through the proxy: hooks ask often
-    if found is UNKNOWN:
-        items: dict[Window, RateLimitItem] | None = current_app.extensions.get("siege-budgets")
-        principal = auth.current()
-        counted = items and principal.token_id is not None and _battle() is not None
-        owner = f"token:{principal.token_id}"
-        found = g.setdefault(BUDGET, Budget(owner=owner, windows=tuple(items)) if counted and items else None)
-    return cast(Budget | None, found)
+    found: Budget | Unset | None = g.get(BUDGET, UNKNOWN)  # one look-up through the proxy: hooks ask often
+    if found is not UNKNOWN:
+        return found
+    items: dict[Window, RateLimitItem] | None = current_app.extensions.get("siege-budgets")
+    principal = auth.current()
+    counted = items and principal.token_id is not None and _battle() is not None
+    owner = f"token:{principal.token_id}"
+    worked: Budget | None = g.setdefault(
+        BUDGET, Budget(owner=owner, windows=tuple(items)) if counted and items else None
+    )
+    return worked
 
 
 def note(spent: Spent | None) -> None:

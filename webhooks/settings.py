@@ -14,9 +14,8 @@ class WebhookSettings:
     allow: Allow = field(default_factory=Allow)  # SIEGE_WEBHOOK_ALLOW: hosts and CIDR ranges let through
     # SIEGE_WEBHOOK_TIMEOUT_S: each step (connect, send, each read of the answer), and the whole exchange
     timeout_s: float = 10.0
-    resolve_timeout_s: float = (
-        2.0  # SIEGE_WEBHOOK_RESOLVE_TIMEOUT_S: resolving the host, at registration and delivery
-    )
+    # SIEGE_WEBHOOK_RESOLVE_TIMEOUT_S: resolving the host, at registration and delivery
+    resolve_timeout_s: float = 2.0
     retry_base_s: float = 5.0  # SIEGE_WEBHOOK_RETRY_BASE_S: the first retry waits at most this long
     retry_max_s: float = 3600.0  # SIEGE_WEBHOOK_RETRY_MAX_S: the longest wait between two attempts
     retry_for_s: float = 24 * 3600.0  # SIEGE_WEBHOOK_RETRY_FOR_S: failing this long marks the webhook failed

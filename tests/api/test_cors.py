@@ -3,8 +3,10 @@ reads, ETag/Location/Link/Retry-After exposed, on error answers too, and never `
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
+import flask_cors.core
 import pytest
 import redis
 from flask import Flask
@@ -153,12 +155,26 @@ def test_a_browser_can_poll_an_event_with_if_none_match(listed: GmClient) -> Non
     assert polled.headers["Access-Control-Allow-Origin"] == FOUNDRY
 
 
+def counted_cors_headers(monkeypatch: pytest.MonkeyPatch) -> Counter[str | None]:
+    """Calls of flask-cors' field maker from service/cors.SimpleAnswers, by the request's Origin."""
+    calls: Counter[str | None] = Counter()
+    real = flask_cors.core.get_cors_headers  # what service/cors imports
+
+    def counting(options: Any, headers: Any, method: str) -> Any:
+        calls[headers.get("Origin")] += 1
+        return real(options, headers, method)
+
+    monkeypatch.setattr("service.cors.get_cors_headers", counting)
+    return calls
+
+
 def test_each_origin_keeps_its_own_fields_request_after_request(
-    redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str
+    redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A plain answer's fields are worked out once per Origin (service/cors.SimpleAnswers), then reused."""
     other = "https://owlbear.example"
     client = app_with((FOUNDRY, other), redis_store, redis_client, redis_url).test_client()
+    calls = counted_cors_headers(monkeypatch)
 
     def fields(origin: str | None) -> list[tuple[str, str]]:
         answer = client.get("/rulesets", headers={"Origin": origin} if origin else {})
@@ -169,9 +185,22 @@ def test_each_origin_keeps_its_own_fields_request_after_request(
     again = {origin: fields(origin) for origin in origins}
 
     assert again == first
+    assert calls == {FOUNDRY: 1, other: 1, None: 1, "https://evil.example": 2}  # no fields: never kept
     for origin in (FOUNDRY, other):
         assert dict(first[origin])["Access-Control-Allow-Origin"] == origin
         assert names(dict(first[origin])["Access-Control-Expose-Headers"]) >= EXPOSED
         vary = client.get("/rulesets", headers={"Origin": origin}).headers["Vary"]
         assert vary == "Origin"  # two origins listed: a cache must key on it
     assert first["https://evil.example"] == []
+
+
+def test_an_error_answer_from_an_allowed_origin_carries_the_fields_once(listed: GmClient) -> None:
+    """flask-cors stamps error answers as they are made; the memo's hook then leaves them alone."""
+    client = listed.application.test_client()
+    client.get("/rulesets", headers={"Origin": FOUNDRY})  # the memo holds this Origin's fields
+
+    answer = client.get("/no-such-resource", headers={"Origin": FOUNDRY})
+
+    assert answer.status_code == 404 and answer.mimetype == "application/problem+json"
+    assert answer.headers.getlist("Access-Control-Allow-Origin") == [FOUNDRY]
+    assert len(answer.headers.getlist("Access-Control-Expose-Headers")) == 1

@@ -5,11 +5,13 @@ test_events)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 import pytest
 import redis
 from flask import Flask
+from flask_limiter import Limiter
 
 from eventstore.protocol import EventStore
 from service.app import create_app
@@ -151,3 +153,49 @@ def test_a_caller_without_a_battle_token_is_advertised_its_budget_too(tight: GmC
     assert all(a.headers["RateLimit-Policy"] == f'"per-token";q={BUDGET};w=60' for a in answers)
     left = [re.fullmatch(r'"per-token";r=(\d+);t=(\d+)', a.headers["RateLimit"]) for a in answers]
     assert [int(m.group(1)) for m in left if m] == [BUDGET - 2, BUDGET - 3]
+
+
+# flask-limiter's own after-request and teardown hooks (name-mangled); service/limits wraps them
+LIMITER_HOOKS = ("_Limiter__inject_headers", "_Limiter__release_context")
+SERVICE_KEY = "the-service-key"
+
+
+@pytest.fixture
+def hook_calls(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Calls of flask-limiter's hooks, counted through the real ones: patched before the app installs them."""
+    calls: Counter[str] = Counter()
+    for name in LIMITER_HOOKS:
+        real = getattr(Limiter, name)
+
+        def counting(self: Limiter, *args: Any, _real: Any = real, _name: str = name) -> Any:
+            calls[_name] += 1
+            return _real(self, *args)
+
+        monkeypatch.setattr(Limiter, name, counting)
+    return calls
+
+
+@pytest.fixture
+def keyed(redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
+    config = config_for(redis_url, rate_limit="100 per minute", api_key=SERVICE_KEY)
+    app: Flask = create_app(config, store=redis_store, queue_redis=redis_client)
+    return GmClient(app, app.response_class)
+
+
+def test_a_battle_tokens_request_skips_the_limiters_after_hooks(
+    hook_calls: Counter[str], keyed: GmClient
+) -> None:
+    battle_id = keyed.post("/battles", json={"ruleset": "epic"}, headers=bearer(SERVICE_KEY)).get_json()["id"]
+    hook_calls.clear()
+
+    assert keyed.get(f"/battles/{battle_id}").status_code == 200  # the GM's token: counted with its battle
+
+    assert hook_calls == {}
+
+
+def test_a_service_key_request_still_runs_the_limiters_after_hooks(
+    hook_calls: Counter[str], keyed: GmClient
+) -> None:
+    assert keyed.get("/rulesets", headers=bearer(SERVICE_KEY)).status_code == 200
+
+    assert hook_calls == {name: 1 for name in LIMITER_HOOKS}

@@ -3,12 +3,17 @@ and one call that follows the outcomes of many battles at once."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
+from collections.abc import Callable
+
+from redis.cluster import RedisCluster
 
 from eventstore.protocol import EventStore
 from eventstore.records import Projection, TicketRecord
-from tests.eventstore.helpers import battle
+from eventstore.redis_store import RedisEventStore
+from tests.eventstore.helpers import battle, eventually
 
 
 def ticket(digest: str = "t" * 64, **fields: object) -> TicketRecord:
@@ -96,12 +101,31 @@ def test_an_interrupt_ends_a_follow_in_progress_with_nothing(store: EventStore) 
     got: list[dict[str, list[tuple[int, str]]]] = []
     follower = threading.Thread(target=lambda: got.append(store.follow_outcomes({"b1": 0}, 30)))
     follower.start()
-    time.sleep(0.1)  # let the follower block first; an interrupt before it would end it as well
+    assert eventually(follow_in_progress(store, follower))  # an interrupt before it would end it as well
 
     store.interrupt_follow()
     follower.join(timeout=30)
 
     assert got == [{}]
+
+
+def follow_in_progress(store: EventStore, follower: threading.Thread) -> Callable[[], bool]:
+    """The follower's wait has begun: its XREAD blocked in the server (Redis); in this process, waiting for
+    a change (memory) or for the alarm between two reads (a cluster polls: no read of it blocks)."""
+    if isinstance(store, RedisEventStore) and not isinstance(store.client, RedisCluster):
+        client = store.client
+        return lambda: any("b" in c["flags"] and c["cmd"] == "xread" for c in client.client_list())
+    return lambda: waiting_in(follower, "follow_outcomes")
+
+
+def waiting_in(thread: threading.Thread, function: str) -> bool:
+    """The thread sleeps in a threading wait called (at any depth) from `function`."""
+    frame = sys._current_frames().get(thread.ident or -1)
+    names = []
+    while frame is not None:
+        names.append(frame.f_code.co_name)
+        frame = frame.f_back
+    return bool(names) and names[0] == "wait" and function in names
 
 
 def test_an_interrupt_while_no_follow_runs_ends_the_next_one_only(store: EventStore) -> None:

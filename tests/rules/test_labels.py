@@ -17,6 +17,13 @@ RULES = Path(__file__).resolve().parents[2] / "rules"
 BUILDERS = {"pathfinder": ("Mod", "rolls.py", "mods"), "epic": ("Modifier", "saves.py", "modifier")}
 
 
+def called(func: ast.expr) -> str | None:
+    """The name a call goes by: `Mod(...)` and `rolls.Mod(...)` both build a `Mod`."""
+    if isinstance(func, ast.Name):
+        return func.id
+    return func.attr if isinstance(func, ast.Attribute) else None
+
+
 def builds(ruleset: str, record: str) -> list[str]:
     """Every `file:function` (`file:` at module level) of the ruleset's rules building the record."""
     found = []
@@ -29,7 +36,7 @@ def builds(ruleset: str, record: str) -> list[str]:
             for node in ast.walk(function)
         }  # the innermost function wins: ast.walk meets outer functions first
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == record:
+            if isinstance(node, ast.Call) and called(node.func) == record:
                 found.append(f"{path.name}:{owner.get(id(node), '')}")
     return found
 

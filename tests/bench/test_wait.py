@@ -1,0 +1,53 @@
+"""bench.wait's clients: a request that raises is counted and shown in the run's line, not lost with its
+thread (a run would otherwise report fewer sent and look faster than it was)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+
+from bench.stack import Bench
+from bench.wait import Costs, Sends, report, send
+
+
+@pytest.fixture
+def hanging_up() -> Iterator[str]:
+    """A loopback server that takes each connection and closes it unanswered."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return  # the listener closed
+            connection.recv(65536)
+            connection.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    stop.set()
+    listener.close()
+
+
+def test_requests_that_raise_are_counted_and_reported(hanging_up: str) -> None:
+    bench = Bench(redis_url="", service_url=hanging_up, baseline_url="", api_key="")
+
+    sends = send(bench, [("b-1", "token")], rate=80.0, seconds=0.5)
+    line = report(1, sends, None, Costs(0.0, 0.0, {})).splitlines()[0]
+
+    assert sends.sent == []
+    assert sends.errors.total() >= 16  # every client met one at least, and went on
+    by_type = ", ".join(f"{name} {n}" for name, n in sorted(sends.errors.items()))
+    assert f"; {sends.errors.total()} errors ({by_type})" in line
+
+
+def test_a_clean_run_says_it_had_no_errors() -> None:
+    line = report(1, Sends([], Counter()), None, Costs(0.0, 0.0, {})).splitlines()[0]
+
+    assert line.endswith("; 0 errors")
