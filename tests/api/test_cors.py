@@ -185,7 +185,7 @@ def test_each_origin_keeps_its_own_fields_request_after_request(
     again = {origin: fields(origin) for origin in origins}
 
     assert again == first
-    assert calls == {FOUNDRY: 1, other: 1, None: 1, "https://evil.example": 2}  # no fields: never kept
+    assert calls == {FOUNDRY: 1, other: 1, None: 1, "https://evil.example": 2}  # evil: no fields, never kept
     for origin in (FOUNDRY, other):
         assert dict(first[origin])["Access-Control-Allow-Origin"] == origin
         assert names(dict(first[origin])["Access-Control-Expose-Headers"]) >= EXPOSED
