@@ -131,7 +131,7 @@ LINE = re.compile(
 
 def steps(sent: Sequence[Sent], lines: Sequence[str]) -> dict[tuple[str, int], list[float]]:
     """Each waited command's four steps (ms), by (battle, version)."""
-    append, lock, save = (script_sha(name) for name in ("append", "lock", "save_projection"))
+    append, lock, save = (script_sha(name) for name in ("append", "begin_fold", "save_projection"))
     appended: dict[tuple[str, int], float] = {}
     locks: dict[str, list[float]] = {}
     saves: dict[str, list[tuple[float, int]]] = {}
