@@ -20,7 +20,7 @@ from bench import cpu, scenarios
 from bench.biglog import extend
 from bench.lag import LagProbe
 from bench.load import Target, paced, percentile, throughput
-from bench.stack import Bench
+from bench.stack import Bench, bind_of
 from eventstore.config import connect
 from eventstore.redis_store import RedisEventStore
 from workers.projection import project_battle
@@ -62,8 +62,10 @@ def ingest(bench: Bench, battles: Sequence[tuple[str, str]], seconds: float) -> 
         service = throughput(bench.service_url, targets, COMMAND, seconds)
     ended = cpu.processes()
     ratio = service.rate / baseline.rate if baseline.rate else float("nan")
-    baseline_cpu = cpu.used(started, between, baseline.requests, _bind(bench.baseline_url), ("api", "store"))
-    service_cpu = cpu.used(between, ended, service.requests, _bind(bench.service_url))
+    baseline_cpu = cpu.used(
+        started, between, baseline.requests, bind_of(bench.baseline_url), ("api", "store")
+    )
+    service_cpu = cpu.used(between, ended, service.requests, bind_of(bench.service_url))
     rows = [
         Row(f"ingest: baseline (Flask + XADD), {baseline.tool}", f"{baseline.rate:,.0f} req/s"),
         Row(
@@ -250,7 +252,3 @@ def wait_for(done: Callable[[], bool], *, timeout_s: float) -> bool:
 def _projected(store: RedisEventStore, battle_id: str) -> int:
     projection = store.projection(battle_id)
     return projection.version if projection else 0
-
-
-def _bind(url: str) -> str:
-    return urlsplit(url).netloc

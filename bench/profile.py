@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bench import cpu, measures
 from bench.load import Target, throughput
-from bench.stack import Bench, running
+from bench.stack import Bench, bind_of, running
 
 SECONDS = 6.0
 SAMPLES_PER_S = 250
@@ -67,7 +67,7 @@ def _spied(bench: Bench, which: str | None) -> str | None:
     rows = [line.split(None, 2) for line in _ps().splitlines()[1:] if len(line.split(None, 2)) == 3]
     if which == "worker":
         return next(pid for pid, _parent, command in rows if "workers.worker" in command)
-    bind = bench.service_url.removeprefix("http://")
+    bind = bind_of(bench.service_url)
     masters = {pid for pid, _parent, command in rows if "gunicorn" in command and bind in command}
     return next(pid for pid, parent, _command in rows if parent in masters)
 

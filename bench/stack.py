@@ -39,9 +39,9 @@ def running(data_dir: Path, workers: int, log_path: Path) -> Iterator[Bench]:
             for n in range(workers):
                 stack.start(f"worker-{n + 1}", commands.worker(server.url), env)
             stack.start("reconciler", commands.reconciler(), env)
-            stack.start("api", commands.api(_bind(bench.service_url)), env)
+            stack.start("api", commands.api(bind_of(bench.service_url)), env)
             # the same gunicorn settings as the service, only the app differs
-            stack.start("baseline", [*commands.api(_bind(bench.baseline_url))[:-1], BASELINE_APP], env)
+            stack.start("baseline", [*commands.api(bind_of(bench.baseline_url))[:-1], BASELINE_APP], env)
             for url in (f"{bench.service_url}/readyz", f"{bench.baseline_url}/hello"):
                 if not wait_until(lambda u=url: answers_200(u), stack, threading.Event()):  # type: ignore[misc]
                     raise RuntimeError(f"{url} did not answer; see {log_path}")
@@ -54,5 +54,6 @@ def _url() -> str:
     return f"http://127.0.0.1:{free_port()}"
 
 
-def _bind(url: str) -> str:
+def bind_of(url: str) -> str:
+    """host:port of a loopback URL, as gunicorn binds it and as its command line shows it."""
     return url.removeprefix("http://")

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from bench import cpu
 from bench.load import percentile
 from bench.measures import COMMAND, create_battles
-from bench.stack import Bench, running
+from bench.stack import Bench, bind_of, running
 from eventstore import lua
 from eventstore.config import connect
 
@@ -186,7 +186,7 @@ def costs(bench: Bench) -> Costs:
 
 def _api_cpu_s(bench: Bench) -> float:
     """User + system CPU seconds of the processes serving the service's port (gunicorn: master, workers)."""
-    return cpu.by_role(cpu.processes(), bench.service_url.removeprefix("http://"))["api"]
+    return cpu.by_role(cpu.processes(), bind_of(bench.service_url))["api"]
 
 
 def report(run: int, sends: Sends, timed: dict[tuple[str, int], list[float]] | None, spent: Costs) -> str:
