@@ -184,10 +184,7 @@ class Hub:
             for watched in self._watched.values():
                 for subscription in watched.subscribers:
                     subscription.close()
-                for waiting in watched.waiters.values():
-                    for waiter in waiting:
-                        waiter.settle(None)
-                watched.waiters.clear()
+            self._release_waiters()
             self._changed.notify_all()
         if self._thread is not None:
             with contextlib.suppress(Exception):  # best effort: the reader ends after its read anyway
@@ -251,12 +248,16 @@ class Hub:
             for battle_id in streamed:
                 if (watched := self._watched.get(battle_id)) is not None:
                     watched.cursor = min(watched.cursor, cursors[battle_id])
-            for battle_id, watched in list(self._watched.items()):
-                for waiting in watched.waiters.values():
-                    for waiter in waiting:
-                        waiter.settle(None)
-                watched.waiters.clear()
-                self._drop_if_idle(battle_id)
+            self._release_waiters()
+
+    def _release_waiters(self) -> None:
+        """Under the lock: every waiter answers None (its 202); battles only they watched are read no more."""
+        for battle_id, watched in list(self._watched.items()):
+            for waiting in watched.waiters.values():
+                for waiter in waiting:
+                    waiter.settle(None)
+            watched.waiters.clear()
+            self._drop_if_idle(battle_id)
 
     def _fan_out(self, batches: dict[str, list[Delivered]]) -> None:
         with self._changed:
