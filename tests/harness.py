@@ -12,6 +12,7 @@ from rules.dice import Dice, commitment
 from rules.fold import BATTLE_CREATED, CONCLUDE, UNDO, Battle, Entry, Seeds, encode_battle, prepared, step
 from rules.registry import get_ruleset
 from summaries import LANGUAGES, summary
+from tests.referee import recording
 
 TEST_SEED = bytes(range(32))
 
@@ -48,6 +49,7 @@ class RulesTable:
         self.outcomes: list[dict[str, Any]] = [self.created]
         self.states: list[Battle[Any]] = [self.battle]  # by version - 1: what an `undo` rewinds to
         self.entries: list[Entry] = [created]
+        recording.made(self)
 
     def send(self, command: Mapping[str, Any]) -> dict[str, Any]:
         body = dict(command)
