@@ -8,6 +8,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from mypy_extensions import mypyc_attr
 
+from rules import v1
 from rules.codec import JSON, encode
 from rules.declare import CommandRecord
 from rules.dice import Dice, stream_key
@@ -104,21 +105,26 @@ def step(
         return _create(entry)
     if battle.version + 1 != entry.version:
         raise ValueError(f"fold expected version {battle.version + 1}, got {entry.version}")
-    if entry.type == UNDO and not battle.concluded:
+    as_v1 = battle.rules_version in v1.VERSIONS  # folded as version 1 recorded it: no undo, its shape
+    if entry.type == UNDO and not battle.concluded and not as_v1:
         return _undo(battle, entry, rewind)
     ruleset = get_ruleset(battle.ruleset)
     dice = dice or Dice(key=seeds.key, version=entry.version, supplied=entry.dice)
     try:
-        game, result, events = _decide(ruleset, battle, entry, dice, seeds)
+        game, result, events, command, record = _decide(ruleset, battle, entry, dice, seeds)
         dice.check_counts()
     except Rejected as refusal:
         moved = _advance(battle, entry.version, battle.game, battle.concluded)
-        return moved, _outcome(entry, "rejected", refusal.reason, refusal.detail or None, None, [], ())
+        outcome = _outcome(entry, "rejected", refusal.reason, refusal.detail or None, None, [], ())
+        return moved, (v1.recorded(outcome, v1.rejected(refusal.reason)) if as_v1 else outcome)
     result = ruleset.finish_result(game, result, dice)
     concluded = battle.concluded or entry.type == CONCLUDE
     new = _advance(battle, entry.version, game, concluded, entry.version)
     rolls = [r.to_wire() for r in dice.rolls]
-    return new, _outcome(entry, "applied", None, None, result, rolls, events)
+    outcome = _outcome(entry, "applied", None, None, result, rolls, events)
+    if as_v1:
+        outcome = v1.recorded(outcome, v1.applied(battle.ruleset, entry.type, command, record))
+    return new, outcome
 
 
 def _undo(battle: Battle[Any], entry: LogEntry, rewind: Rewind | None) -> tuple[Battle[Any], dict[str, JSON]]:
@@ -154,7 +160,9 @@ def _advance(
 
 def _decide(
     ruleset: Ruleset[Any, Any, Any], battle: Battle[Any], entry: LogEntry, dice: Dice, seeds: Seeds
-) -> tuple[Any, dict[str, JSON], tuple[Any, ...]]:
+) -> tuple[Any, dict[str, JSON], tuple[Any, ...], object, object]:
+    """The state after the entry, its encoded result and events, and the command and result records (what
+    a version 1 summary is told from; None for `conclude`)."""
     if battle.concluded:
         raise Rejected("battle_concluded")
     if entry.type == CONCLUDE:
@@ -163,7 +171,7 @@ def _decide(
             "client_seed": seeds.client_seed,
             "dice_commitment": battle.dice_commitment,
         }
-        return battle.game, result, ()
+        return battle.game, result, (), None, None
     command = prepared(ruleset, battle, entry)
     decided = ruleset.decide(command, battle.game, dice)
     game = decided.state
@@ -171,7 +179,7 @@ def _decide(
         game = battle.game
         for event in decided.events:
             game = ruleset.evolve(game, event)
-    return game, encode(decided.result), decided.events
+    return game, encode(decided.result), decided.events, command, decided.result
 
 
 def prepared(ruleset: Ruleset[C, Any, Any], battle: Battle[Any], entry: LogEntry) -> C:
@@ -206,7 +214,10 @@ def _create(entry: LogEntry) -> tuple[Battle[Any], dict[str, JSON]]:
         for key in ("ruleset", "rules_version", "name", "dice_commitment", "client_seed")
     }
     result["options"] = options
-    return battle, _outcome(entry, "applied", None, None, result, [], ())
+    outcome = _outcome(entry, "applied", None, None, result, [], ())
+    if battle.rules_version in v1.VERSIONS:
+        outcome = v1.recorded(outcome, v1.created(ruleset.name))
+    return battle, outcome
 
 
 def _outcome(

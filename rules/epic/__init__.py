@@ -45,6 +45,7 @@ def decode_state(data: JSON) -> EpicState:
 RULESET: Ruleset[Command, Event, EpicState] = Ruleset(
     name="epic",
     rules_version="epic-2",
+    earlier_versions=("epic-1",),  # folded as recorded: rules/v1
     title="Epic fortress siege (Space Marine 2 / Titan Legions)",
     commands=COMMANDS,
     slots=SLOTS,

@@ -40,6 +40,7 @@ def decode_state(data: JSON) -> PfState:
 RULESET: Ruleset[Command, Event, PfState] = Ruleset(
     name="pathfinder",
     rules_version="pathfinder-2",
+    earlier_versions=("pathfinder-1",),  # folded as recorded: rules/v1
     title="Pathfinder 1e siege engines",
     commands=COMMANDS,
     slots=SLOTS,
