@@ -181,10 +181,9 @@ def _created(event: Exported, report: Report) -> str:
     except (KeyError, LookupError):
         raise Unusable(f"unknown ruleset {data.get('ruleset')!r}", version=1, line=event.line) from None
     pinned = str(data.get("rules_version"))
-    if pinned != ruleset.rules_version:
-        reason = (
-            f"unknown rules version {pinned!r} of {ruleset.name} (this verifier runs {ruleset.rules_version})"
-        )
+    if pinned not in ruleset.rules_versions:
+        runs = ", ".join(ruleset.rules_versions)
+        reason = f"unknown rules version {pinned!r} of {ruleset.name} (this verifier folds {runs})"
         raise Unusable(reason, version=1, line=event.line)
     report.ruleset, report.rules_version = ruleset.name, pinned
     report.dice["commitment"] = str(data.get("dice_commitment") or "")
