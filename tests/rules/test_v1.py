@@ -1,0 +1,115 @@
+"""Rules version 1 (`epic-1`, `pathfinder-1`, rules/v1): today's fold gives a version 1 battle the very
+outcomes the rules of commit 3d3a22b^ recorded, and leaves version 2 battles as they are (DESIGN §3.5)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from eventstore.canonical import canonical_json
+from rules import v1
+from rules.dice import commitment
+from rules.fold import BATTLE_CREATED, CONCLUDE, Entry, LogEntry, Seeds, project
+from rules.registry import get_ruleset, ruleset_names
+from rules.undo import Rewinder
+from tests.harness import TEST_SEED
+
+GOLDEN = Path(__file__).parents[1] / "golden"
+V1_FILES = sorted(p for version in ("epic-1", "pathfinder-1") for p in (GOLDEN / version).glob("*.jsonl"))
+# a version 1 outcome's keys (its fold at 3d3a22b^): a `summary`, no `detail`
+V1_KEYS = {"version", "type", "status", "reason", "result", "rolls", "summary", "changes", "hash"}
+
+
+def exported(path: Path) -> list[dict[str, Any]]:
+    """Each line's entry and recorded outcome (the CloudEvent's data)."""
+    return [json.loads(line)["data"] for line in path.read_bytes().splitlines()]
+
+
+def refolded(entries: list[LogEntry], seeds: Seeds) -> list[dict[str, Any]]:
+    """Today's fold, exactly as the workers run it (a rewinder, though version 1 has no undo)."""
+    rewind = Rewinder(lambda after, upto: entries[after:upto], lambda: seeds)
+    return [outcome for _battle, outcome in project(None, entries, seeds, rewind)]
+
+
+def log_of(ruleset: str, rules_version: str, commands: list[dict[str, Any]]) -> list[LogEntry]:
+    created = {
+        "ruleset": ruleset,
+        "rules_version": rules_version,
+        "options": {},
+        "dice_commitment": commitment(TEST_SEED),
+        "client_seed": "",
+        "name": None,
+    }
+    entries: list[LogEntry] = [Entry(version=1, type=BATTLE_CREATED, data=created, dice={})]
+    for version, command in enumerate(commands, 2):
+        body = {k: v for k, v in command.items() if k not in ("type", "dice")}
+        entries.append(Entry(version=version, type=command["type"], data=body, dice=command.get("dice", {})))
+    return entries
+
+
+@pytest.mark.parametrize("path", V1_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_v1_golden_battle_folds_today_to_the_outcomes_3d3a22b_parent_recorded(path: Path) -> None:
+    lines = exported(path)
+    entries: list[LogEntry] = [
+        Entry(version=e["version"], type=e["type"], data=e["data"], dice=e["dice"], hash=e["hash"])
+        for e in lines
+    ]
+    # every golden battle is concluded, which reveals its seeds
+    (revealed,) = [e["outcome"]["result"] for e in lines if e["type"] == CONCLUDE and e["outcome"]["result"]]
+    seeds = Seeds(server_seed=bytes.fromhex(revealed["server_seed"]), client_seed=revealed["client_seed"])
+
+    outcomes = refolded(entries, seeds)
+
+    assert [canonical_json(o) for o in outcomes] == [canonical_json(e["outcome"]) for e in lines]
+    assert all(set(e["outcome"]) == V1_KEYS for e in lines)
+
+
+def test_a_v1_battle_differs_from_the_same_log_at_v2_only_by_summary_and_detail() -> None:
+    commands = [
+        {"type": "add_fortification", "id": "W1", "kind": "wall"},
+        {"type": "add_stand", "id": "s1", "stand_type": "infantry", "side": "attacker", "caf": 2,
+         "speed_cm": 15, "location": {"kind": "at_foot", "section_id": "W9"}},
+        {"type": "advance_phase"},
+        {"type": "conclude"},
+    ]  # fmt: skip
+    seeds = Seeds(server_seed=TEST_SEED)
+    old = refolded(log_of("epic", "epic-1", commands), seeds)
+    new = refolded(log_of("epic", "epic-2", commands), seeds)
+
+    assert [o["summary"] for o in old] == [
+        "Epic fortress siege (Space Marine 2 / Titan Legions) battle created",
+        "wall W1 added",
+        "rejected: unknown_entity",
+        "turn 1: orders → movement",
+        "battle concluded; the dice seed is revealed",
+    ]
+    assert new[2]["detail"] == {"field": "section_id", "id": "W9", "kind": "section"}
+    assert old[0]["result"]["rules_version"] == "epic-1"  # what the battle is pinned to, as created
+    old[0]["result"]["rules_version"] = "epic-2"
+    for before, after in zip(old, new, strict=True):
+        assert set(before) == V1_KEYS and "summary" not in after
+        assert {k: v for k, v in before.items() if k != "summary"} == {
+            k: v for k, v in after.items() if k != "detail"
+        }
+
+
+@pytest.mark.parametrize("ruleset", ["epic", "pathfinder"])
+def test_undo_in_a_v1_battle_is_an_unknown_command_as_v1_had_none(ruleset: str) -> None:
+    seeds = Seeds(server_seed=TEST_SEED)
+    outcomes = refolded(log_of(ruleset, f"{ruleset}-1", [{"type": "undo"}]), seeds)
+
+    assert (outcomes[1]["status"], outcomes[1]["reason"]) == ("rejected", "unknown_command")
+    assert outcomes[1]["summary"] == "rejected: unknown_command" and "detail" not in outcomes[1]
+
+
+@pytest.mark.parametrize("ruleset", ruleset_names())
+def test_every_earlier_version_is_folded_by_v1_which_tells_every_command_of_the_ruleset(ruleset: str) -> None:
+    rules = get_ruleset(ruleset)
+    assert set(rules.earlier_versions) <= v1.VERSIONS
+    assert f"{ruleset}-1" in rules.earlier_versions
+    # a command added after version 1 would be applied to a v1 battle, which answered unknown_command:
+    # such a command must be refused for version 1 first (rules/v1), then listed here
+    assert set(v1.summaries(ruleset)) == set(rules.commands)
