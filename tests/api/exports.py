@@ -122,8 +122,27 @@ TAMPERS: dict[str, tuple[Callable[[Lines], Lines], Callable[[Lines], int], str]]
 UNUSABLE: dict[str, Callable[[Lines], Lines]] = {
     "truncated_line": lambda ls: [*ls[:-1], ls[-1][: len(ls[-1]) // 2]],
     "not_json_lines": lambda ls: [b"<html>not an export</html>\n"],
-    "unknown_rules_version": lambda ls: rechained(
-        with_event(ls, 1, lambda e: e["data"]["data"].update(rules_version="0-unknown"))
-    ),
     "empty": lambda ls: [],
 }
+# version 1's pins of battles of rules this release does not fold: `unsupported` (exit 2), never tampered
+UNSUPPORTED: dict[str, dict[str, str]] = {
+    "unknown_rules_version": {"rules_version": "epic-0"},
+    "unknown_ruleset": {"ruleset": "chess", "rules_version": "chess-1"},
+}
+
+
+def repinned(lines: Lines, pins: dict[str, str]) -> Lines:
+    """The battle as a release with other rules would have written it: version 1 pins them, and every hash,
+    in the chain and in the outcomes, is the one such a release would have computed."""
+
+    def pin(created: dict[str, Any]) -> None:
+        created["data"]["data"].update(pins)
+        created["data"]["outcome"]["result"].update(pins)
+
+    out = []
+    for raw in rechained(with_event(lines, 1, pin)):
+        changed = json.loads(raw)
+        if changed["data"]["outcome"] is not None:
+            changed["data"]["outcome"]["hash"] = changed["data"]["hash"]
+        out.append(json.dumps(changed).encode() + b"\n")
+    return out
