@@ -24,8 +24,11 @@ __all__ = ["DEFAULT", "LANGUAGES", "summarized", "summary"]
 
 
 def summarized(ruleset: str, outcome: Mapping[str, Any], command: Data, lang: str) -> dict[str, Any]:
-    """The outcome as answered: the stored one with its `summary` in `lang` (replacing any stored one)."""
-    return {**outcome, "summary": summary(ruleset, outcome, command, lang)}
+    """The outcome as answered: the stored one with its `summary` in `lang` (replacing any stored one), and
+    a `detail` even where none was stored (version 1, rules/v1), so every version is answered alike."""
+    told = {**outcome, "summary": summary(ruleset, outcome, command, lang)}
+    told.setdefault("detail", None)
+    return told
 
 
 def summary(

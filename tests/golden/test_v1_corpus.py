@@ -4,9 +4,13 @@ verification and import (test_golden.py) prove rules/v1 against all of it."""
 from __future__ import annotations
 
 import pytest
+from flask.testing import FlaskClient
 
+from eventstore.protocol import EventStore
 from rules.fold import CONCLUDE, UNDO
 from rules.registry import get_ruleset
+from schemas.views import OutcomeSchema
+from tests.api.helpers import fold
 from tests.golden.corpus import Feature, features
 from tests.golden.test_golden import GOLDEN, carried
 
@@ -30,3 +34,29 @@ def test_the_v1_corpus_covers_every_command_reason_and_kind_of_dice(ruleset: str
     assert {("dice", "client"), ("dice", "stream"), ("dice", "supplied"), ("client_seed",)} <= shown
     assert {f[1] for f in shown if f[0] == "option"} == set(rules.default_options)
     assert ("undo", "applied") not in shown
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "epic-1/epic-extra-climb-fight-client-seed-undo-unknown-command",
+        "pathfinder-1/pathfinder-extra-ballista-client-seed-undo-unknown-command-after-conclude",
+    ],
+)
+def test_a_v1_battle_is_answered_in_the_outcome_shape_the_api_promises(
+    client: FlaskClient, redis_store: EventStore, name: str
+) -> None:
+    path = GOLDEN / f"{name}.jsonl"
+    created = client.post("/battles/import", data=path.read_bytes(), content_type="application/x-ndjson")
+    assert created.status_code == 201, created.get_json()
+    copy, gm = created.get_json()["id"], {"Authorization": f"Bearer {created.get_json()['gm_token']}"}
+    fold(redis_store, copy)
+
+    events = client.get(f"/battles/{copy}/events?limit=100", headers=gm).get_json()
+
+    assert len(events) == len(carried(path))
+    for event, stored in zip(events, carried(path), strict=True):
+        assert "detail" not in stored["outcome"]  # stored as version 1 wrote it
+        # answered like any outcome: every member OpenAPI requires, the summary in the reader's language
+        assert OutcomeSchema().validate(event["outcome"]) == {}, event["outcome"]
+        assert event["outcome"]["detail"] is None
