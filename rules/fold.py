@@ -245,7 +245,7 @@ def _outcome(
 
 def encode_battle(battle: Battle[Any]) -> dict[str, JSON]:
     ruleset = get_ruleset(battle.ruleset)
-    return {
+    encoded: dict[str, JSON] = {
         "ruleset": battle.ruleset,
         "rules_version": battle.rules_version,
         "options": dict(battle.options),
@@ -253,8 +253,10 @@ def encode_battle(battle: Battle[Any]) -> dict[str, JSON]:
         "concluded": battle.concluded,
         "dice_commitment": battle.dice_commitment,
         "game": ruleset.encode_state(battle.game),
-        "undoable": battle.undoable,
     }
+    if battle.rules_version not in v1.VERSIONS:  # version 1 had no undo, so its states no `undoable`
+        encoded["undoable"] = battle.undoable
+    return encoded
 
 
 def decode_battle(data: Mapping[str, JSON]) -> Battle[Any]:

@@ -12,13 +12,15 @@ import pytest
 from eventstore.canonical import canonical_json
 from rules import v1
 from rules.dice import commitment
-from rules.fold import BATTLE_CREATED, CONCLUDE, Entry, LogEntry, Seeds, project
+from rules.fold import BATTLE_CREATED, CONCLUDE, Battle, Entry, LogEntry, Seeds, encode_battle, project
 from rules.registry import get_ruleset, ruleset_names
 from rules.undo import Rewinder
 from tests.harness import TEST_SEED
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 V1_FILES = sorted(p for version in ("epic-1", "pathfinder-1") for p in (GOLDEN / version).glob("*.jsonl"))
+# each v1 golden battle's final state as 3d3a22b^ encoded it, what its workers stored (fold_elsewhere.py)
+V1_STATES = {s["name"]: s for s in map(json.loads, (GOLDEN / "v1_states.jsonl").read_text().splitlines())}
 # a version 1 outcome's keys (its fold at 3d3a22b^): a `summary`, no `detail`
 V1_KEYS = {"version", "type", "status", "reason", "result", "rolls", "summary", "changes", "hash"}
 
@@ -28,10 +30,14 @@ def exported(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line)["data"] for line in path.read_bytes().splitlines()]
 
 
-def refolded(entries: list[LogEntry], seeds: Seeds) -> list[dict[str, Any]]:
+def folded(entries: list[LogEntry], seeds: Seeds) -> list[tuple[Battle[Any], dict[str, Any]]]:
     """Today's fold, exactly as the workers run it (a rewinder, though version 1 has no undo)."""
     rewind = Rewinder(lambda after, upto: entries[after:upto], lambda: seeds)
-    return [outcome for _battle, outcome in project(None, entries, seeds, rewind)]
+    return list(project(None, entries, seeds, rewind))
+
+
+def refolded(entries: list[LogEntry], seeds: Seeds) -> list[dict[str, Any]]:
+    return [outcome for _battle, outcome in folded(entries, seeds)]
 
 
 def log_of(ruleset: str, rules_version: str, commands: list[dict[str, Any]]) -> list[LogEntry]:
@@ -51,7 +57,7 @@ def log_of(ruleset: str, rules_version: str, commands: list[dict[str, Any]]) -> 
 
 
 @pytest.mark.parametrize("path", V1_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_a_v1_golden_battle_folds_today_to_the_outcomes_3d3a22b_parent_recorded(path: Path) -> None:
+def test_a_v1_golden_battle_folds_today_to_the_outcomes_and_state_3d3a22b_parent_recorded(path: Path) -> None:
     lines = exported(path)
     entries: list[LogEntry] = [
         Entry(version=e["version"], type=e["type"], data=e["data"], dice=e["dice"], hash=e["hash"])
@@ -61,10 +67,12 @@ def test_a_v1_golden_battle_folds_today_to_the_outcomes_3d3a22b_parent_recorded(
     (revealed,) = [e["outcome"]["result"] for e in lines if e["type"] == CONCLUDE and e["outcome"]["result"]]
     seeds = Seeds(server_seed=bytes.fromhex(revealed["server_seed"]), client_seed=revealed["client_seed"])
 
-    outcomes = refolded(entries, seeds)
+    steps = folded(entries, seeds)
 
-    assert [canonical_json(o) for o in outcomes] == [canonical_json(e["outcome"]) for e in lines]
+    assert [canonical_json(o) for _b, o in steps] == [canonical_json(e["outcome"]) for e in lines]
     assert all(set(e["outcome"]) == V1_KEYS for e in lines)
+    final, recorded = steps[-1][0], V1_STATES[path.stem]
+    assert (final.version, canonical_json(encode_battle(final))) == (recorded["version"], recorded["state"])
 
 
 def test_a_v1_battle_differs_from_the_same_log_at_v2_only_by_summary_and_detail() -> None:
