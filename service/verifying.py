@@ -29,7 +29,9 @@ from service.export_format import Exported, Unusable, envelope_fault, read_line
 Kind = Literal["chain", "dice", "outcome", "missing", "order", "duplicate"]
 Status = Literal["verified", "tampered", "unusable"]
 EXIT_CODES: dict[Status, int] = {"verified": 0, "tampered": 1, "unusable": 2}
-Lines = Callable[[], Iterable[bytes]]  # opens the export afresh for each pass
+# opens the export afresh for each pass; passes overlap (an undo's rewind reads while the main pass is
+# mid-file), so each call must read on its own, never share one file object and its position
+Lines = Callable[[], Iterable[bytes]]
 CHAIN_REASONS = {
     "prev_hash_mismatch": "prev_hash is not the hash of the version before",
     "hash_mismatch": "the entry's hash is not the hash of its content (edited data or dice)",

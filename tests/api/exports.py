@@ -14,7 +14,7 @@ from eventstore.chain import entry_hash
 from eventstore.protocol import GENESIS_HASH, EventStore
 from eventstore.records import StoredEntry
 from service.export_format import ENTRY_FIELDS
-from tests.api.helpers import CLIMB_FIGHT, accepted, create_battle, fold
+from tests.api.helpers import CLIMB_FIGHT, WALL, accepted, create_battle, fold
 
 Lines = list[bytes]
 ASSAULT = 10  # the version of CLIMB_FIGHT's assault, whose dice come from the battle's stream
@@ -30,6 +30,40 @@ def played(client: FlaskClient, store: EventStore, ruleset: str = "epic", *, con
     for command in [*PLAYS[ruleset](), *([{"type": "conclude"}] if conclude else [])]:
         accepted(client, battle_id, command)
     fold(store, battle_id)
+    return battle_id
+
+
+# walls cancelled by undos, then more commands: each applied undo makes a verifier fold the file again up to
+# an earlier version while its main pass is still reading it; the second of two undos in a row cancels the
+# command before the first's, a later undo's rewind folds an earlier undo again, and an undo with nothing
+# left to cancel is rejected
+UNDONE: dict[str, str] = {
+    "one_undo": "WUW",
+    "two_undos_in_a_row": "WWUUW",
+    "undo_after_an_undo": "WWUWUW",
+    "nothing_left_to_undo": "UWUUW",
+    "nested_rewinds": "WWUWWUUWU",  # with a cache of one state, an undo's rewind needs nested ones
+}
+
+
+def undone(case: str) -> list[dict[str, Any]]:
+    """UNDONE[case] as commands: W a new wall, U an undo."""
+    walls = ({**WALL, "id": f"W{n}"} for n in range(len(UNDONE[case])))
+    return [next(walls) if c == "W" else {"type": "undo"} for c in UNDONE[case]]
+
+
+def played_undos(client: FlaskClient, store: EventStore, case: str) -> str:
+    """An epic battle of UNDONE[case], concluded and folded; at least one of its undos is applied."""
+    battle_id = create_battle(client)
+    commands = undone(case)
+    versions = [accepted(client, battle_id, command) for command in [*commands, {"type": "conclude"}]]
+    fold(store, battle_id)
+    applied = [
+        client.get(f"/battles/{battle_id}/events/{v}").get_json()["outcome"]["status"] == "applied"
+        for v, command in zip(versions, commands, strict=False)
+        if command["type"] == "undo"
+    ]
+    assert any(applied), applied
     return battle_id
 
 

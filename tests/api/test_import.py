@@ -3,6 +3,7 @@ re-export verifies with the same outcomes; a tampered or unusable file is a 422 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -10,10 +11,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+import rules.undo
 from eventstore.protocol import EventStore
 from service.app import create_app
 from service.verifying import verify
-from tests.api.exports import TAMPERS, UNUSABLE, Lines, event, exported, played
+from tests.api.exports import TAMPERS, UNDONE, UNUSABLE, Lines, event, exported, played, played_undos
 from tests.api.helpers import assert_problem, fold
 from tests.fixtures.app import GmClient, config_for
 
@@ -53,6 +55,43 @@ def test_an_imported_battle_audits_clean_and_re_exports_the_same_outcomes(
         before, after = event(lines, version), event(again, version)
         assert after["data"] == before["data"] and after["id"] == before["id"]
         assert after["source"] == f"/battles/{copy}"
+
+
+def counted(lines: Lines) -> tuple[Callable[[], Iterator[bytes]], list[int]]:
+    """`lines` as a verifier's `Lines`, and [passes open now, most open at once]."""
+    open_now = [0, 0]
+
+    def opened() -> Iterator[bytes]:
+        open_now[0] += 1
+        open_now[1] = max(open_now)
+        try:
+            yield from lines
+        finally:
+            open_now[0] -= 1
+
+    return opened, open_now
+
+
+@pytest.mark.parametrize("case", sorted(UNDONE))
+def test_a_battle_with_an_applied_undo_imports(
+    client: FlaskClient, redis_store: EventStore, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    if case == "nested_rewinds":  # one remembered state: a rewind folds through undos it must rewind again
+        monkeypatch.setattr(rules.undo, "KEEP", 1)
+    lines = exported(client, played_undos(client, redis_store, case))
+    opened, open_now = counted(lines)
+    assert verify(opened).status == "verified"
+    assert open_now[1] >= (3 if case == "nested_rewinds" else 2)  # passes overlapped: main and rewinds
+
+    answer = imported(client, lines)
+
+    assert answer.status_code == 201, answer.get_json()
+    copy = answer.get_json()["id"]
+    fold(redis_store, copy)
+    again = exported(client, copy, Authorization=f"Bearer {answer.get_json()['gm_token']}")
+    assert [event(again, v)["data"] for v in range(1, len(again) + 1)] == [
+        event(lines, v)["data"] for v in range(1, len(lines) + 1)
+    ]
 
 
 @pytest.mark.parametrize("tamper", sorted(TAMPERS))

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from eventstore.protocol import EventStore
 from eventstore.queues import REPLAY
 from service.cli import app
-from tests.api.exports import TAMPERS, UNUSABLE, Lines, exported, played
+from tests.api.exports import TAMPERS, UNDONE, UNUSABLE, Lines, exported, played, played_undos
 
 runner = CliRunner()
 
@@ -43,6 +43,17 @@ def test_verify_accepts_a_good_export_and_says_what_it_checked(
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("VERIFIED")
     assert "matches its commitment" in result.stdout
+
+
+@pytest.mark.parametrize("case", ["one_undo", "undo_after_an_undo"])
+def test_verify_reads_the_file_afresh_for_each_undo_it_folds_again(
+    client: FlaskClient, redis_store: EventStore, tmp_path: Path, case: str
+) -> None:
+    assert case in UNDONE
+    result = siege("verify", written(tmp_path, exported(client, played_undos(client, redis_store, case))))
+
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("VERIFIED")
 
 
 @pytest.mark.parametrize("tamper", sorted(TAMPERS))
