@@ -36,15 +36,20 @@ CHAIN_REASONS = {
     "prev_hash_mismatch": "prev_hash is not the hash of the version before",
     "hash_mismatch": "the entry's hash is not the hash of its content (edited data or dice)",
 }
-Recorded = tuple[dict[str, Any] | None, frozenset[str]]  # a stored outcome, and the stream slots supplied
+# a stored outcome, the stream slots supplied from it, and the line of the file it was read from
+Recorded = tuple[dict[str, Any] | None, frozenset[str], int]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Finding:
+    """The first bad version and the 1-based line of the file it was found on: the line holding that
+    version (the second copy of a duplicate, a late version where it stands), or the line where a version
+    not in the file was due (the line holding what came in its place; line 1 of a file with no events)."""
+
     version: int
     kind: Kind | Literal["unusable"]
     reason: str
-    line: int | None = None
+    line: int
 
     def one_line(self) -> str:
         return f"version {self.version}: {self.kind}: {self.reason}"
@@ -112,14 +117,16 @@ class Scan:
 
     client_seed: str = ""
     revealed: Revealed | None = None
+    revealed_line: int = 0
     seed: bytes | None = None  # the revealed seed, when it matches the commitment
     commitment_finding: Finding | None = None
 
 
 def _scan(lines: Iterable[bytes], report: Report) -> Scan:
     scan = Scan()
-    prev_version, prev_hash, pending_from = 0, GENESIS_HASH, 0
+    prev_version, prev_hash, pending_from, pending_line = 0, GENESIS_HASH, 0, 0
     gap: int | None = None  # the first version missing where it was due: later or never?
+    gap_line = 0  # the line where it was due
     for number, raw in enumerate(lines, 1):
         event = read_line(raw, number, prev_version + 1)
         version = event.entry.version
@@ -130,7 +137,7 @@ def _scan(lines: Iterable[bytes], report: Report) -> Scan:
         if version <= prev_version:
             return _found(report, scan, version, "duplicate", f"version {version} appears twice", number)
         if version > prev_version + 1:
-            gap = prev_version + 1
+            gap, gap_line = prev_version + 1, number
             continue
         problem = _link_fault(event, report, prev_hash)
         if problem is not None:
@@ -138,27 +145,29 @@ def _scan(lines: Iterable[bytes], report: Report) -> Scan:
         if version == 1:
             scan.client_seed = _created(event, report)
         if event.outcome is None:
-            pending_from = pending_from or version
+            if not pending_from:
+                pending_from, pending_line = version, number
         elif pending_from:
             reason = f"version {pending_from} has no outcome, yet later versions do"
-            return _found(report, scan, pending_from, "missing", reason, number)
+            return _found(report, scan, pending_from, "missing", reason, pending_line)
         elif (
             event.entry.type == CONCLUDE
             and scan.revealed is None
             and event.outcome.get("status") == "applied"
         ):
             scan.revealed = Revealed.of(version, event.outcome.get("result"))
+            scan.revealed_line = number
         prev_version, prev_hash = version, event.entry.hash
         report.entries, report.head_version, report.head_hash = version, version, prev_hash
     if gap is not None:
-        return _found(report, scan, gap, "missing", f"version {gap} is missing", None)
+        return _found(report, scan, gap, "missing", f"version {gap} is missing", gap_line)
     if prev_version == 0:
-        raise Unusable("the file holds no events", version=1, line=None)
+        raise Unusable("the file holds no events", version=1, line=1)
     _check_commitment(scan, report)
     return scan
 
 
-def _found(report: Report, scan: Scan, version: int, kind: Kind, reason: str, line: int | None) -> Scan:
+def _found(report: Report, scan: Scan, version: int, kind: Kind, reason: str, line: int) -> Scan:
     report.finding = Finding(version=version, kind=kind, reason=reason, line=line)
     return scan
 
@@ -205,7 +214,9 @@ def _check_commitment(scan: Scan, report: Report) -> None:
         scan.seed, report.server_seed = seed, revealed.server_seed
     else:
         reason = "the seed the conclusion reveals does not match the dice_commitment of version 1"
-        scan.commitment_finding = Finding(version=revealed.version, kind="dice", reason=reason)
+        scan.commitment_finding = Finding(
+            version=revealed.version, kind="dice", reason=reason, line=scan.revealed_line
+        )
 
 
 def _refold(lines: Lines, report: Report, scan: Scan) -> None:
@@ -228,7 +239,10 @@ def _refold(lines: Lines, report: Report, scan: Scan) -> None:
     except Unusable:
         raise
     except Exception as error:  # a log the rules cannot fold: the file says what was folded, and it fails
-        report.finding = Finding(version=version + 1, kind="outcome", reason=f"the fold failed: {error!r}")
+        # the entry it failed on is the oldest read and not judged yet; before any, line 1 holds version 1
+        line = stored[0][2] if stored else version + 1
+        reason = f"the fold failed: {error!r}"
+        report.finding = Finding(version=version + 1, kind="outcome", reason=reason, line=line)
         return
     report.finding = scan.commitment_finding
 
@@ -240,7 +254,7 @@ def _recorded_entries(lines: Iterable[bytes], stored: deque[Recorded]) -> Iterat
         event = read_line(raw, number, number, checked=True)
         entry, outcome = event.entry, event.outcome
         supplied = _stream_dice(outcome, entry)
-        stored.append((outcome, frozenset(supplied)))
+        stored.append((outcome, frozenset(supplied), number))
         dice = {**supplied, **entry.dice}
         yield Entry(version=entry.version, type=entry.type, data=entry.data, dice=dice, hash=entry.hash)
 
@@ -273,6 +287,7 @@ def _judge(
     fresh: dict[str, Any],
     outcome: dict[str, Any] | None,
     supplied: frozenset[str],
+    line: int,
     scan: Scan,
     report: Report,
 ) -> Finding | None:
@@ -281,7 +296,7 @@ def _judge(
         report.outcomes["pending"] += 1
         return None
     if scan.seed is not None:
-        finding = _check_rolls(version, outcome, stream_key(scan.seed, scan.client_seed), report)
+        finding = _check_rolls(version, line, outcome, stream_key(scan.seed, scan.client_seed), report)
         if finding is not None:
             return finding
     for roll in fresh.get("rolls") or []:  # supplied from the record: they were drawn from the stream
@@ -294,17 +309,19 @@ def _judge(
         k for k in {*fresh, *outcome} if canonical_json(fresh.get(k)) != canonical_json(outcome.get(k))
     )
     reason = f"the recorded outcome is not the one the rules give (differs in: {', '.join(differs)})"
-    return Finding(version=version, kind="outcome", reason=reason)
+    return Finding(version=version, kind="outcome", reason=reason, line=line)
 
 
-def _check_rolls(version: int, outcome: dict[str, Any], key: bytes, report: Report) -> Finding | None:
+def _check_rolls(
+    version: int, line: int, outcome: dict[str, Any], key: bytes, report: Report
+) -> Finding | None:
     for n, roll in enumerate(_stream_rolls(outcome)):  # the n-th stream die of a version is the n-th drawn
         report.dice["checked_rolls"] += 1
         expected = expected_roll(key, version, n, roll.get("die"))
         if roll.get("value") != expected:
             which = f"stream die {n} ({roll.get('slot')}, {roll.get('die')})"
             reason = f"{which} is {roll.get('value')}; the seed gives {expected}"
-            return Finding(version=version, kind="dice", reason=reason)
+            return Finding(version=version, kind="dice", reason=reason, line=line)
     return None
 
 

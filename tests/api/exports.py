@@ -120,6 +120,18 @@ def _edit_die(lines: Lines) -> Lines:
     return with_event(lines, version, bump)
 
 
+def _die_not_a_number(lines: Lines) -> Lines:
+    version, roll = first_stream_roll(lines)
+
+    def spoil(changed: dict[str, Any]) -> None:
+        for found in changed["data"]["outcome"]["rolls"]:
+            if found == roll:
+                found["value"] = "six"  # outcomes are outside the hash: the chain still holds
+                return
+
+    return with_event(lines, version, spoil)
+
+
 def _wrong_seed(lines: Lines) -> Lines:
     conclude = len(lines)
 
@@ -146,12 +158,29 @@ TAMPERS: dict[str, tuple[Callable[[Lines], Lines], Callable[[Lines], int], str]]
     "reordered_entries": (lambda ls: [*ls[:4], ls[5], ls[4], *ls[6:]], lambda ls: 5, "order"),
     "duplicated_entry": (lambda ls: [*ls[:5], ls[4], *ls[5:]], lambda ls: 5, "duplicate"),
     "wrong_seed": (_wrong_seed, len, "dice"),
+    "stream_die_not_a_number": (_die_not_a_number, lambda ls: first_stream_roll(ls)[0], "outcome"),
+    "dropped_outcome": (
+        lambda ls: with_event(ls, 6, lambda e: e["data"].update(outcome=None)),
+        lambda ls: 6,
+        "missing",
+    ),
     "edited_outcome": (
         lambda ls: with_event(ls, 6, lambda e: e["data"]["outcome"].update(status="rejected")),
         lambda ls: 6,
         "outcome",
     ),
 }
+
+
+def line_of(lines: Lines, version: int) -> int:
+    """The line a finding about `version` names (README, "Export, import"): the last line holding it (the
+    second copy of a duplicate), or, when no line does, the line where it was due: the first holding a
+    later version."""
+    held = [json.loads(raw)["data"]["version"] for raw in lines]
+    holding = [n for n, found in enumerate(held, 1) if found == version]
+    return holding[-1] if holding else next(n for n, found in enumerate(held, 1) if found > version)
+
+
 # files that cannot be verified at all: exit 2, or a 422 naming the line
 UNUSABLE: dict[str, Callable[[Lines], Lines]] = {
     "truncated_line": lambda ls: [*ls[:-1], ls[-1][: len(ls[-1]) // 2]],
@@ -160,4 +189,12 @@ UNUSABLE: dict[str, Callable[[Lines], Lines]] = {
         with_event(ls, 1, lambda e: e["data"]["data"].update(rules_version="0-unknown"))
     ),
     "empty": lambda ls: [],
+}
+# the line each unusable file is refused at: where its first unreadable or unjudgeable line is, line 1
+# where version 1 was due in a file with no events at all
+UNUSABLE_LINES: dict[str, Callable[[Lines], int]] = {
+    "truncated_line": len,
+    "not_json_lines": lambda ls: 1,
+    "unknown_rules_version": lambda ls: 1,
+    "empty": lambda ls: 1,
 }

@@ -15,7 +15,18 @@ import rules.undo
 from eventstore.protocol import EventStore
 from service.app import create_app
 from service.verifying import verify
-from tests.api.exports import TAMPERS, UNDONE, UNUSABLE, Lines, event, exported, played, played_undos
+from tests.api.exports import (
+    TAMPERS,
+    UNDONE,
+    UNUSABLE,
+    UNUSABLE_LINES,
+    Lines,
+    event,
+    exported,
+    line_of,
+    played,
+    played_undos,
+)  # fmt: skip
 from tests.api.helpers import assert_problem, fold
 from tests.fixtures.app import GmClient, config_for
 
@@ -105,6 +116,7 @@ def test_a_tampered_export_is_refused_naming_its_version_and_creates_nothing(
     problem = assert_problem(imported(client, lines), 422, "import-invalid")
 
     assert (problem["kind"], problem["version"]) == (kind, version(lines))
+    assert problem["line"] == line_of(lines, version(lines)), problem
     assert f"version {version(lines)}: {kind}" in problem["detail"]
     assert battle_count(redis_store) == before
 
@@ -119,6 +131,7 @@ def test_an_unusable_file_is_refused_and_creates_nothing(
     problem = assert_problem(imported(client, lines), 422, "import-invalid")
 
     assert problem["kind"] == "unusable" and problem["reason"]
+    assert problem["line"] == UNUSABLE_LINES[case](lines), problem
     assert battle_count(redis_store) == before
 
 

@@ -19,7 +19,17 @@ from typer.testing import CliRunner
 from eventstore.protocol import EventStore
 from eventstore.queues import REPLAY
 from service.cli import app
-from tests.api.exports import TAMPERS, UNDONE, UNUSABLE, Lines, exported, played, played_undos
+from tests.api.exports import (
+    TAMPERS,
+    UNDONE,
+    UNUSABLE,
+    UNUSABLE_LINES,
+    Lines,
+    exported,
+    line_of,
+    played,
+    played_undos,
+)  # fmt: skip
 
 runner = CliRunner()
 
@@ -67,6 +77,7 @@ def test_verify_names_the_first_bad_version_and_kind_of_a_tampered_export(
 
     assert result.exit_code == 1, result.output
     assert result.stdout.splitlines()[0].startswith(f"TAMPERED version {version(lines)}: {kind}: ")
+    assert f"line {line_of(lines, version(lines))} of the file" in result.stdout
 
 
 @pytest.mark.parametrize("case", sorted(UNUSABLE))
@@ -80,6 +91,7 @@ def test_verify_exits_2_on_a_file_it_cannot_judge(
     assert result.exit_code == 2, result.output
     report = json.loads(result.stdout)
     assert report["status"] == "unusable" and report["finding"]["reason"]
+    assert report["finding"]["line"] == UNUSABLE_LINES[case](lines)
 
 
 def test_verify_exits_2_on_a_missing_file(tmp_path: Path) -> None:
