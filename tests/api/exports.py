@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from bench.scenarios import pathfinder_rounds
 from eventstore.chain import entry_hash
@@ -17,6 +18,7 @@ from service.export_format import ENTRY_FIELDS
 from tests.api.helpers import CLIMB_FIGHT, WALL, accepted, create_battle, fold
 
 Lines = list[bytes]
+NDJSON = "application/x-ndjson"
 ASSAULT = 10  # the version of CLIMB_FIGHT's assault, whose dice come from the battle's stream
 CONCLUDE = 11
 PLAYS: dict[str, Callable[[], list[dict[str, Any]]]] = {
@@ -72,6 +74,10 @@ def exported(client: FlaskClient, battle_id: str, **headers: str) -> Lines:
     assert answer.status_code == 200, answer.get_data(as_text=True)
     assert answer.mimetype == "application/x-ndjson"
     return answer.get_data().splitlines(keepends=True)
+
+
+def imported(client: FlaskClient, lines: Lines, **headers: str) -> TestResponse:
+    return client.post("/battles/import", data=b"".join(lines), content_type=NDJSON, headers=headers)
 
 
 def event(lines: Lines, version: int) -> dict[str, Any]:

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
 
 import rules.undo
 from eventstore.protocol import EventStore
@@ -23,18 +22,13 @@ from tests.api.exports import (
     Lines,
     event,
     exported,
+    imported,
     line_of,
     played,
     played_undos,
 )  # fmt: skip
 from tests.api.helpers import assert_problem, fold
 from tests.fixtures.app import GmClient, config_for
-
-NDJSON = "application/x-ndjson"
-
-
-def imported(client: FlaskClient, lines: Lines, **headers: str) -> TestResponse:
-    return client.post("/battles/import", data=b"".join(lines), content_type=NDJSON, headers=headers)
 
 
 def battle_count(store: EventStore) -> int:
