@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Literal
 
 from eventstore.canonical import canonical_json
@@ -247,10 +248,10 @@ def _refold(lines: Lines, report: Report, scan: Scan) -> None:
     report.finding = scan.commitment_finding
 
 
-def _recorded_entries(lines: Iterable[bytes], stored: deque[Recorded]) -> Iterator[Entry]:
+def _recorded_entries(lines: Iterable[bytes], stored: deque[Recorded], first: int = 1) -> Iterator[Entry]:
     """The log as the fold reads it, each entry's stream dice supplied as its outcome recorded them (the
-    outcome and the slots so supplied wait in `stored` for the comparison)."""
-    for number, raw in enumerate(lines, 1):
+    outcome and the slots so supplied wait in `stored` for the comparison); `first` numbers the first line."""
+    for number, raw in enumerate(lines, first):
         event = read_line(raw, number, number, checked=True)
         entry, outcome = event.entry, event.outcome
         supplied = _stream_dice(outcome, entry)
@@ -260,12 +261,9 @@ def _recorded_entries(lines: Iterable[bytes], stored: deque[Recorded]) -> Iterat
 
 
 def _window(lines: Lines, after: int, upto: int) -> Iterator[Entry]:
-    """Entries after..upto of the export opened afresh, their stream dice supplied as recorded."""
-    for entry in _recorded_entries(lines(), deque()):
-        if entry.version > upto:
-            return
-        if entry.version > after:
-            yield entry
+    """Entries after..upto of the export opened afresh, their stream dice supplied as recorded. The scan
+    proved line n holds version n, so earlier lines are skipped unparsed: a rewind decodes its window."""
+    yield from _recorded_entries(islice(lines(), after, upto), deque(), first=after + 1)
 
 
 def _stream_dice(outcome: dict[str, Any] | None, entry: StoredEntry) -> dict[str, list[Any]]:
