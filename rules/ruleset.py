@@ -53,7 +53,7 @@ class Ruleset(Generic[C, E, S]):
     """A ruleset's pure functions. `decide` raises `Rejected(reason)` for a refused command."""
 
     name: str
-    rules_version: str
+    rules_version: str  # what a new battle is created with
     title: str
     # command type -> its record, the one declaration of the command (rules/declare.py)
     commands: Mapping[str, type[C]]
@@ -74,11 +74,18 @@ class Ruleset(Generic[C, E, S]):
     owner: Callable[[S, str, str], frozenset[str] | None]
     # what only this ruleset describes (the pathfinder catalog), added to GET /rulesets/{name}
     extra: Callable[[], Mapping[str, JSON]] = dict
+    # the rules versions written before `rules_version` that this release still folds as recorded (§3.5)
+    earlier_versions: tuple[str, ...] = ()
     default_options: Mapping[str, JSON] = field(init=False)
 
     def __post_init__(self) -> None:
         # derived once: battle creation and every fold's first step read them
         object.__setattr__(self, "default_options", encode(self.options()))
+
+    @property
+    def rules_versions(self) -> tuple[str, ...]:
+        """Every rules version this release folds exactly as recorded, the current one last."""
+        return (*self.earlier_versions, self.rules_version)
 
     def parse(self, command_type: str, data: Mapping[str, JSON]) -> C:
         """The record for a logged command; a field the API's schema would refuse is `invalid_field`."""
