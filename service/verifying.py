@@ -241,9 +241,13 @@ def _refold(lines: Lines, report: Report, scan: Scan) -> None:
         raise
     except Exception as error:  # a log the rules cannot fold: the file says what was folded, and it fails
         # the entry it failed on is the oldest read and not judged yet; before any, line 1 holds version 1
-        line = stored[0][2] if stored else version + 1
+        outcome, line = (stored[0][0], stored[0][2]) if stored else (None, version + 1)
+        dice = None  # its stream dice are checked before its outcome (docs/export-format.md §7.2)
+        if scan.seed is not None and outcome is not None:
+            key = stream_key(scan.seed, scan.client_seed)
+            dice = _check_rolls(version + 1, line, outcome, key, report)
         reason = f"the fold failed: {error!r}"
-        report.finding = Finding(version=version + 1, kind="outcome", reason=reason, line=line)
+        report.finding = dice or Finding(version=version + 1, kind="outcome", reason=reason, line=line)
         return
     report.finding = scan.commitment_finding
 

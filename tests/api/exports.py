@@ -164,7 +164,8 @@ TAMPERS: dict[str, tuple[Callable[[Lines], Lines], Callable[[Lines], int], str]]
     "reordered_entries": (lambda ls: [*ls[:4], ls[5], ls[4], *ls[6:]], lambda ls: 5, "order"),
     "duplicated_entry": (lambda ls: [*ls[:5], ls[4], *ls[5:]], lambda ls: 5, "duplicate"),
     "wrong_seed": (_wrong_seed, len, "dice"),
-    "stream_die_not_a_number": (_die_not_a_number, lambda ls: first_stream_roll(ls)[0], "outcome"),
+    # the fold cannot read the value, but the dice are checked first (docs/export-format.md §7.2)
+    "stream_die_not_a_number": (_die_not_a_number, lambda ls: first_stream_roll(ls)[0], "dice"),
     "dropped_outcome": (
         lambda ls: with_event(ls, 6, lambda e: e["data"].update(outcome=None)),
         lambda ls: 6,

@@ -22,6 +22,7 @@ from tests.api.exports import (
     Lines,
     event,
     exported,
+    first_stream_roll,
     imported,
     line_of,
     played,
@@ -127,6 +128,25 @@ def test_an_unusable_file_is_refused_and_creates_nothing(
     assert problem["kind"] == "unusable" and problem["reason"]
     assert problem["line"] == UNUSABLE_LINES[case](lines), problem
     assert battle_count(redis_store) == before
+
+
+def test_a_stream_die_the_fold_cannot_read_is_reported_as_a_die_once_the_seed_is_known(
+    client: FlaskClient, redis_store: EventStore
+) -> None:
+    """docs/export-format.md §7.2 checks a version's stream dice before its outcome: a die recorded as "six"
+    is the seed's `dice` finding, not the fold's failure; before `conclude` no seed judges it: `outcome`."""
+    spoil = TAMPERS["stream_die_not_a_number"][0]
+    lines = exported(client, played(client, redis_store))
+    version, roll = first_stream_roll(lines)  # the honest export verifies: its value is the seed's
+
+    problem = assert_problem(imported(client, spoil(lines)), 422, "import-invalid")
+
+    assert (problem["kind"], problem["version"], problem["line"]) == ("dice", version, version), problem
+    assert problem["reason"].endswith(f"is six; the seed gives {roll['value']}"), problem
+    unconcluded = spoil(exported(client, played(client, redis_store, conclude=False)))
+    found = verify(lambda: iter(unconcluded)).finding
+    assert found is not None and (found.kind, found.version, found.line) == ("outcome", version, version)
+    assert found.reason.startswith("the fold failed"), found
 
 
 def test_a_battle_not_concluded_cannot_be_imported(client: FlaskClient, redis_store: EventStore) -> None:

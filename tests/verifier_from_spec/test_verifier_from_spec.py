@@ -29,10 +29,12 @@ from tests.api.exports import (
     ASSAULT,
     TAMPERS,
     UNUSABLE,
+    UNUSABLE_LINES,
     Lines,
     event,
     exported,
     first_stream_roll,
+    line_of,
     played,
     rechained,
     with_event,
@@ -70,6 +72,12 @@ def theirs(lines: Lines) -> ProjectReport:
 def first(report: Report | ProjectReport) -> tuple[str, int] | None:
     found = report.finding
     return None if found is None else (found.kind, found.version)
+
+
+def found_at(report: Report | ProjectReport) -> tuple[str, int, int] | None:
+    """The first finding's kind, version and the line it names (spec §7.3)."""
+    found = report.finding
+    return None if found is None else (found.kind, found.version, found.line)
 
 
 def test_the_verifier_imports_only_the_standard_library() -> None:
@@ -262,7 +270,8 @@ def test_a_client_seed_mixed_dice_and_escaped_text_verify(
     assert ours.checked_rolls == 2
     # the same file rechained without its client seed: the chain holds, the stream dice are not that key's
     unseeded = rechained(with_event(lines, 1, lambda e: e["data"]["data"].update(client_seed="")))
-    assert first(verify_lines(unseeded)) == ("dice", ASSAULT)
+    # (the project's verifier sees version 1's outcome first, no longer the rules': spec §7.4)
+    assert found_at(verify_lines(unseeded)) == ("dice", ASSAULT, line_of(unseeded, ASSAULT))
 
 
 # --- tampered and unusable copies ----------------------------------------------------------------------
@@ -278,9 +287,9 @@ def test_each_tampered_copy_is_found_as_the_project_finds_it_or_left_to_the_rule
 
     ours, reference = verify_lines(lines), theirs(lines)
 
-    assert first(reference) == (kind, version(lines)), reference.wire()
+    assert found_at(reference) == (kind, version(lines), line_of(lines, version(lines))), reference.wire()
     if kind in IN_REACH:
-        assert ours.status == "tampered" and first(ours) == first(reference), ours.finding
+        assert ours.status == "tampered" and found_at(ours) == found_at(reference), ours.finding
     else:  # an outcome: only the rules can tell (spec §7.4)
         assert kind == "outcome" and ours.status == "verified", ours.finding
 
@@ -294,11 +303,11 @@ def test_each_unusable_file_is_unusable_at_the_same_version_or_left_to_the_rules
     ours, reference = verify_lines(lines), theirs(lines)
 
     assert reference.status == "unusable" and reference.finding is not None
+    assert reference.finding.line == UNUSABLE_LINES[case](lines), reference.wire()
     if case in RULES_ONLY_UNUSABLE:
         assert ours.status == "verified", ours.finding
         return
-    assert ours.status == "unusable" and ours.finding is not None, ours.finding
-    assert (ours.finding.version, ours.finding.line) == (reference.finding.version, reference.finding.line)
+    assert ours.status == "unusable" and found_at(ours) == found_at(reference), ours.finding
 
 
 def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
@@ -374,6 +383,7 @@ def test_the_other_conditions_of_the_spec_agree_with_the_project(
 
     assert first(reference) == expected, reference.wire()
     assert first(ours) == expected, ours.finding
+    assert found_at(ours) == found_at(reference), ours.finding  # and the same line (spec §7.3)
 
 
 def test_where_the_project_compares_dice_leniently_the_spec_is_strict(made: Callable[[str], Lines]) -> None:
@@ -392,8 +402,8 @@ def test_where_the_project_compares_dice_leniently_the_spec_is_strict(made: Call
         return with_event(lines, version, edit)
 
     as_float = rewrite(value=float(roll["value"]))
-    assert first(theirs(as_float)) == ("outcome", version)
-    assert first(verify_lines(as_float)) == ("dice", version)
+    assert found_at(theirs(as_float)) == ("outcome", version, line_of(as_float, version))
+    assert found_at(verify_lines(as_float)) == ("dice", version, line_of(as_float, version))
     assert first(verify_lines(rewrite(die="d257"))) == ("dice", version)
     # a line without its idempotency_key member is unusable (spec §9: the project raises a KeyError on it)
     unkeyed = with_event(lines, 3, _set("data.idempotency_key", None))

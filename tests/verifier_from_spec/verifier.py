@@ -1,6 +1,7 @@
 """A verifier of battle exports written from docs/export-format.md alone, with the standard library only:
 the chain (§4), the dice commitment and every stream die (§5), in the order of checks of §7. It has no
-rules, so it cannot see an `outcome` finding nor judge the ruleset and rules version (§7.4).
+rules, so it cannot see an `outcome` finding nor judge the ruleset and rules version (§7.4). Each finding
+names the line of the file it is about (§7.3).
 
     python -m tests.verifier_from_spec.verifier FILE    # exit 0 verified, 1 tampered, 2 unusable"""
 
@@ -47,7 +48,7 @@ class Finding:
     kind: Kind
     version: int
     reason: str
-    line: int | None = None
+    line: int  # 1-based, the line of §7.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +62,13 @@ class Report:
 
 
 class _Unusable(Exception):
-    def __init__(self, reason: str, version: int = 0, line: int | None = None) -> None:
+    def __init__(self, reason: str, version: int, line: int) -> None:
         super().__init__(reason)
         self.reason, self.version, self.line = reason, version, line
+
+
+class _Unreadable(Exception):
+    """A line that is no event of §2, §3; the pass reading it makes it `_Unusable` at its version and line."""
 
 
 # --- §4.1 canonical JSON -------------------------------------------------------------------------------
@@ -188,46 +193,46 @@ def stream_rolls(outcome: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _no_constant(name: str) -> Any:
-    raise _Unusable(f"{name} is no JSON number")
+    raise _Unreadable(f"{name} is no JSON number")
 
 
 def _finite(text: str) -> float:
     number = float(text)
     if math.isinf(number):
-        raise _Unusable(f"{text} does not fit a double")
+        raise _Unreadable(f"{text} does not fit a double")
     return number
 
 
 def read_event(raw: bytes) -> dict[str, Any]:
-    """The line's event, its shape checked (§2, §3); _Unusable when it is none."""
+    """The line's event, its shape checked (§2, §3); _Unreadable when it is none."""
     try:
         event = json.loads(raw.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite)
     except (UnicodeDecodeError, ValueError) as error:
-        raise _Unusable(f"not JSON ({error})") from None
+        raise _Unreadable(f"not JSON ({error})") from None
     if not isinstance(event, dict):
-        raise _Unusable("not a JSON object")
+        raise _Unreadable("not a JSON object")
     _check_strings(event)
     if event.get("specversion") != "1.0":
-        raise _Unusable("specversion is not 1.0")
+        raise _Unreadable("specversion is not 1.0")
     for name in ("id", "source", "type"):
         if not isinstance(event.get(name), str) or not event[name]:
-            raise _Unusable(f"{name} is not a non-empty string")
+            raise _Unreadable(f"{name} is not a non-empty string")
     for name in ("datacontenttype", "dataschema", "subject"):
         if name in event and (not isinstance(event[name], str) or not event[name]):
-            raise _Unusable(f"{name} is not a non-empty string")
+            raise _Unreadable(f"{name} is not a non-empty string")
     for name in event:
         if name not in KNOWN_ATTRIBUTES and name != "data" and not EXTENSION_NAME.fullmatch(name):
-            raise _Unusable(f"{name!r} is no extension attribute name")
+            raise _Unreadable(f"{name!r} is no extension attribute name")
     if "time" in event and moment(event["time"]) is None:
-        raise _Unusable("time is not a date-time with a UTC offset")
+        raise _Unreadable("time is not a date-time with a UTC offset")
     data = event.get("data")
     if not isinstance(data, dict):
-        raise _Unusable("data is not an object")
+        raise _Unreadable("data is not an object")
     for name, kinds in FIELDS.items():
         if name not in data or not isinstance(data[name], kinds) or isinstance(data[name], bool):
-            raise _Unusable(f"data.{name} is missing or mistyped")
+            raise _Unreadable(f"data.{name} is missing or mistyped")
     if data.get("outcome") is not None and not isinstance(data["outcome"], dict):
-        raise _Unusable("data.outcome is neither an object nor null")
+        raise _Unreadable("data.outcome is neither an object nor null")
     return event
 
 
@@ -235,7 +240,7 @@ def _check_strings(value: Any) -> None:
     """§4.1: no lone surrogate anywhere (it could not be hashed)."""
     if isinstance(value, str):
         if any("\ud800" <= char <= "\udfff" for char in value):
-            raise _Unusable("a string holds a lone surrogate")
+            raise _Unreadable("a string holds a lone surrogate")
     elif isinstance(value, list):
         for item in value:
             _check_strings(item)
@@ -287,11 +292,13 @@ class _Walk:
     prev_hash: str = GENESIS
     source: str | None = None
     gap: int | None = None
+    gap_line: int = 0  # the line where version gap was due
     pending: int | None = None
+    pending_line: int = 0
     committed: str = ""
     client_seed: str = ""
-    reveal: tuple[int, Any] | None = None  # the conclusion's version and its server_seed as written
-    rolls: list[tuple[int, list[dict[str, Any]]]] = field(default_factory=list)
+    reveal: tuple[int, int, Any] | None = None  # the conclusion's version, line and server_seed as written
+    rolls: list[tuple[int, int, list[dict[str, Any]]]] = field(default_factory=list)  # version, line, rolls
 
 
 def verify_lines(lines: Iterable[bytes]) -> Report:
@@ -304,7 +311,7 @@ def verify_lines(lines: Iterable[bytes]) -> Report:
     checked = 0
     if finding is None and walk.reveal is not None and seed is None:
         reason = "the seed the conclusion reveals does not match the dice_commitment of version 1"
-        finding = Finding("dice", walk.reveal[0], reason)
+        finding = Finding("dice", walk.reveal[0], reason, walk.reveal[1])
     elif finding is None and seed is not None:
         finding, checked = _check_dice(walk, stream_key(seed, walk.client_seed))
     status: Status = "verified" if finding is None else "tampered"
@@ -322,8 +329,8 @@ def _first_pass(lines: Iterable[bytes], walk: _Walk) -> Finding | None:
     for number, raw in enumerate(lines, 1):
         try:
             event = read_event(raw)
-        except _Unusable as error:
-            raise _Unusable(f"line {number}: {error.reason}", walk.prev + 1, number) from None
+        except _Unreadable as error:
+            raise _Unusable(f"line {number}: {error}", walk.prev + 1, number) from None
         data = event["data"]
         version: int = data["version"]
         if walk.gap is not None:
@@ -333,7 +340,7 @@ def _first_pass(lines: Iterable[bytes], walk: _Walk) -> Finding | None:
         if version <= walk.prev:
             return Finding("duplicate", version, f"version {version} appears twice", number)
         if version > walk.prev + 1:
-            walk.gap = walk.prev + 1
+            walk.gap, walk.gap_line = walk.prev + 1, number  # due here, where a later version stands
             continue
         walk.source = walk.source or event["source"]
         fault = _link_fault(event, walk.source, walk.prev_hash)
@@ -343,17 +350,18 @@ def _first_pass(lines: Iterable[bytes], walk: _Walk) -> Finding | None:
             _created(data, number, walk)
         outcome = data.get("outcome")
         if outcome is None:
-            walk.pending = walk.pending or version
+            if walk.pending is None:
+                walk.pending, walk.pending_line = version, number
         elif walk.pending is not None:
             reason = f"version {walk.pending} has no outcome, yet later versions do"
-            return Finding("missing", walk.pending, reason, number)
+            return Finding("missing", walk.pending, reason, walk.pending_line)  # the pending one's line
         else:
-            _outcome_seen(version, data["type"], outcome, walk)
+            _outcome_seen(version, number, data["type"], outcome, walk)
         walk.prev, walk.prev_hash = version, data["hash"]
     if walk.gap is not None:
-        return Finding("missing", walk.gap, f"version {walk.gap} is missing")
+        return Finding("missing", walk.gap, f"version {walk.gap} is missing", walk.gap_line)
     if walk.prev == 0:
-        raise _Unusable("the file holds no events", 1)
+        raise _Unusable("the file holds no events", 1, 1)  # version 1 was due on line 1
     return None
 
 
@@ -368,19 +376,19 @@ def _created(data: dict[str, Any], number: int, walk: _Walk) -> None:
     walk.client_seed = client_seed
 
 
-def _outcome_seen(version: int, command: str, outcome: dict[str, Any], walk: _Walk) -> None:
+def _outcome_seen(version: int, line: int, command: str, outcome: dict[str, Any], walk: _Walk) -> None:
     if walk.reveal is None and command == "conclude" and outcome.get("status") == "applied":
         result = outcome.get("result")
-        walk.reveal = (version, result.get("server_seed") if isinstance(result, dict) else None)
-    walk.rolls.append((version, stream_rolls(outcome)))
+        walk.reveal = (version, line, result.get("server_seed") if isinstance(result, dict) else None)
+    walk.rolls.append((version, line, stream_rolls(outcome)))
 
 
 def _revealed_seed(walk: _Walk) -> bytes | None:
     """The revealed seed when it is hex and matches the commitment (§5.1), else None."""
-    if walk.reveal is None or not isinstance(walk.reveal[1], str):
+    if walk.reveal is None or not isinstance(walk.reveal[2], str):
         return None
     try:
-        seed = bytes.fromhex(walk.reveal[1])
+        seed = bytes.fromhex(walk.reveal[2])
     except ValueError:
         return None
     return seed if seed and commitment(seed) == walk.committed else None
@@ -388,13 +396,14 @@ def _revealed_seed(walk: _Walk) -> bytes | None:
 
 def _check_dice(walk: _Walk, key: bytes) -> tuple[Finding | None, int]:
     checked = 0
-    for version, rolls in walk.rolls:
+    for version, line, rolls in walk.rolls:
         for n, roll in enumerate(rolls):
             checked += 1
             value, expected = roll.get("value"), expected_die(key, version, n, roll.get("die"))
             if expected is None or not isinstance(value, int) or isinstance(value, bool) or value != expected:
                 which = f"stream die {n} ({roll.get('slot')}, {roll.get('die')})"
-                return Finding("dice", version, f"{which} is {value!r}; the seed gives {expected}"), checked
+                reason = f"{which} is {value!r}; the seed gives {expected}"
+                return Finding("dice", version, reason, line), checked
     return None, checked
 
 
@@ -405,7 +414,7 @@ def main(argv: list[str]) -> int:
         dice = f"{report.checked_rolls} stream dice" if report.dice_verifiable else "dice not verifiable yet"
         print(f"verified: {report.entries} entries, head {report.head_hash}, {dice} (outcomes not judged)")
         return 0
-    print(f"{report.status}: version {found.version}: {found.kind}: {found.reason}")
+    print(f"{report.status}: version {found.version} (line {found.line}): {found.kind}: {found.reason}")
     return 2 if report.status == "unusable" else 1
 
 
