@@ -126,16 +126,21 @@ def _edit_die(lines: Lines) -> Lines:
     return with_event(lines, version, bump)
 
 
-def _die_not_a_number(lines: Lines) -> Lines:
-    version, roll = first_stream_roll(lines)
+def _spoiled_roll(member: str, value: Any) -> Callable[[Lines], Lines]:
+    """The first stream roll with one member replaced (outcomes are outside the hash: the chain holds)."""
 
-    def spoil(changed: dict[str, Any]) -> None:
-        for found in changed["data"]["outcome"]["rolls"]:
-            if found == roll:
-                found["value"] = "six"  # outcomes are outside the hash: the chain still holds
-                return
+    def tamper(lines: Lines) -> Lines:
+        version, roll = first_stream_roll(lines)
 
-    return with_event(lines, version, spoil)
+        def spoil(changed: dict[str, Any]) -> None:
+            for found in changed["data"]["outcome"]["rolls"]:
+                if found == roll:
+                    found[member] = value
+                    return
+
+        return with_event(lines, version, spoil)
+
+    return tamper
 
 
 def _wrong_seed(lines: Lines) -> Lines:
@@ -165,7 +170,14 @@ TAMPERS: dict[str, tuple[Callable[[Lines], Lines], Callable[[Lines], int], str]]
     "duplicated_entry": (lambda ls: [*ls[:5], ls[4], *ls[5:]], lambda ls: 5, "duplicate"),
     "wrong_seed": (_wrong_seed, len, "dice"),
     # the fold cannot read the value, but the dice are checked first (docs/export-format.md §7.2)
-    "stream_die_not_a_number": (_die_not_a_number, lambda ls: first_stream_roll(ls)[0], "dice"),
+    "stream_die_not_a_number": (_spoiled_roll("value", "six"), lambda ls: first_stream_roll(ls)[0], "dice"),
+    # no stream die has more faces than a byte has values: such a die is a mismatch, never an endless draw
+    "stream_die_of_257_faces": (_spoiled_roll("die", "d257"), lambda ls: first_stream_roll(ls)[0], "dice"),
+    "stream_die_of_odd_digits": (
+        _spoiled_roll("die", "d\u00b2"),
+        lambda ls: first_stream_roll(ls)[0],
+        "dice",
+    ),
     "dropped_outcome": (
         lambda ls: with_event(ls, 6, lambda e: e["data"].update(outcome=None)),
         lambda ls: 6,
