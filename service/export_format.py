@@ -133,7 +133,8 @@ def _carried(data: Any, line: int, expected: int) -> tuple[StoredEntry, dict[str
         raise Unusable(f"line {line} carries no JSON object as its data", version=expected, line=line)
     for name, kind in ENTRY_FIELDS.items():
         value = data.get(name)
-        if not isinstance(value, kind) or isinstance(value, bool):
+        # a member left out is no null: `idempotency_key` may be null, never absent
+        if name not in data or not isinstance(value, kind) or isinstance(value, bool):
             raise Unusable(f"line {line}: data.{name} is missing or mistyped", version=expected, line=line)
     outcome = data.get("outcome")
     if outcome is not None and not isinstance(outcome, dict):

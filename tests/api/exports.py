@@ -208,6 +208,8 @@ UNUSABLE: dict[str, Callable[[Lines], Lines]] = {
         with_event(ls, 1, lambda e: e["data"]["data"].update(rules_version="0-unknown"))
     ),
     "empty": lambda ls: [],
+    # an entry member left out (null would be allowed): no entry of ours, not a crash of the verifier
+    "member_left_out": lambda ls: with_event(ls, 3, lambda e: e["data"].pop("idempotency_key")),
 }
 # the line each unusable file is refused at: where its first unreadable or unjudgeable line is, line 1
 # where version 1 was due in a file with no events at all
@@ -216,4 +218,5 @@ UNUSABLE_LINES: dict[str, Callable[[Lines], int]] = {
     "not_json_lines": lambda ls: 1,
     "unknown_rules_version": lambda ls: 1,
     "empty": lambda ls: 1,
+    "member_left_out": lambda ls: 3,
 }
