@@ -2,6 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
+RUNTIME := $(VENV)/.installed-runtime
 TEST_TOOLS := $(VENV)/.test-tools
 # openapi-python-client pins typer below the siege command line's, so it gets a venv of its own
 GENERATOR_VENV := $(VENV)/generator
@@ -21,6 +22,13 @@ RULES_SOURCES := $(shell find rules -name '*.py' -o -name '*.json')
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+# what `make run` needs: the project and its runtime dependencies alone (the dev tools come with `install`)
+$(RUNTIME): pyproject.toml constraints.txt
+	@test -x $(PY) || python3 -m venv $(VENV)
+	@test $(INSTALLED) -nt pyproject.toml -a $(INSTALLED) -nt constraints.txt || \
+		$(PY) -m pip install --quiet -c constraints.txt -e .
+	@touch $@
 
 $(INSTALLED): pyproject.toml constraints.txt
 	@test -x $(PY) || python3 -m venv $(VENV)
@@ -47,10 +55,10 @@ $(COMPILED_RULES): $(RULES_SOURCES) workers/rules_build.py | $(INSTALLED)
 
 compiled-rules: $(COMPILED_RULES) ## compile rules/ with mypyc into build/mypyc (run it with SIEGE_COMPILED_RULES=1)
 
-%.mo: %.po $(INSTALLED)
+%.mo: %.po $(RUNTIME)
 	$(VENV)/bin/pybabel compile --statistics -i $< -o $@
 
-run: $(INSTALLED) $(CATALOGS) ## start store, workers, webhook worker, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
+run: $(RUNTIME) $(CATALOGS) ## start store, workers, webhook worker, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
 	$(PY) -m launcher
 
 test: $(INSTALLED) $(TEST_TOOLS) $(CATALOGS) $(TSC) $(COMPILED_RULES) ## run the whole suite against a real embedded server, both builds of rules/ (PYTEST_ARGS to narrow it)
