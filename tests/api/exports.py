@@ -4,16 +4,19 @@ command-line tests."""
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable
 from typing import Any
 
 from flask.testing import FlaskClient
 
 from bench.scenarios import pathfinder_rounds
+from eventstore.canonical import canonical_json
 from eventstore.chain import entry_hash
 from eventstore.protocol import GENESIS_HASH, EventStore
-from eventstore.records import StoredEntry
-from service.export_format import ENTRY_FIELDS
+from eventstore.records import Projection, StoredEntry
+from service.export_format import ENTRY_FIELDS, read_line
+from service.tokens import GM, mint
 from tests.api.helpers import CLIMB_FIGHT, accepted, create_battle, fold
 
 Lines = list[bytes]
@@ -146,3 +149,19 @@ def repinned(lines: Lines, pins: dict[str, str]) -> Lines:
             changed["data"]["outcome"]["hash"] = changed["data"]["hash"]
         out.append(json.dumps(changed).encode() + b"\n")
     return out
+
+
+def written_by_another_release(
+    store: EventStore, lines: Lines, *, outcomes: bool = True, state: str | None = None, role: str = GM
+) -> tuple[str, str]:
+    """The battle of `lines` in `store` as another release sharing it wrote it there: its log, its seed and
+    (`outcomes`) the outcomes and `state` its workers folded; the battle's id and a token of `role`."""
+    events = [read_line(raw, n, n) for n, raw in enumerate(lines, 1)]
+    seed = str(events[-1].outcome["result"]["server_seed"])  # type: ignore[index]
+    battle_id, token = secrets.token_hex(12), mint(role)
+    store.import_battle(battle_id, (e.entry for e in events), seed, token=token.record)
+    if outcomes:
+        written = [(e.entry.version, canonical_json(e.outcome)) for e in events]
+        folded = Projection(version=len(events), state=state or canonical_json({"by": "another release"}))
+        assert store.save_projection(battle_id, state=folded, outcomes=written)
+    return battle_id, token.secret
