@@ -34,9 +34,9 @@ ENTRY_FIELDS: dict[str, type | tuple[type, ...]] = {
 
 
 class Unusable(ValueError):
-    """Input that cannot be verified at all (exit 2, or a 422 naming the line)."""
+    """Input that cannot be verified at all (exit 2, or a 422 naming the line, 1-based)."""
 
-    def __init__(self, reason: str, *, version: int | None = None, line: int | None = None) -> None:
+    def __init__(self, reason: str, *, version: int | None = None, line: int) -> None:
         super().__init__(reason)
         self.reason, self.version, self.line = reason, version, line
 
