@@ -44,6 +44,9 @@ class ReplayCheckSchema(ViewSchema):
     compared = fields.Integer(required=True, **described("stored outcomes compared byte for byte"))
     pending = fields.Integer(required=True, **described("versions not projected yet, so not compared"))
     first_difference = fields.Nested(DifferenceSchema, allow_none=True, required=True)
+    skipped = fields.Boolean(
+        required=True, **described("not replayed: the battle's rules version is not one this release folds")
+    )
 
 
 class DiceMismatchSchema(ViewSchema):
@@ -73,6 +76,25 @@ class UndoListedSchema(ViewSchema):
 class AuditSchema(ViewSchema):
     ok = fields.Boolean(
         required=True, **described("the chain, the replay and (when verifiable) the dice hold")
+    )
+    status = one_of(
+        "ok",
+        "failed",
+        "unsupported",
+        required=True,
+        **described(
+            "`unsupported`: the chain and dice hold, but the battle's rules version is not one this release "
+            "folds, so it was not replayed (never a difference); `failed`: a check does not hold"
+        ),
+    )
+    ruleset = fields.String(required=True)
+    rules_version = fields.String(
+        allow_none=True, required=True, **described("the rules version `battle_created` pinned")
+    )
+    supported = fields.List(
+        fields.String(),
+        required=True,
+        **described("the ruleset's rules versions this release folds exactly as recorded"),
     )
     head_version = fields.Integer(required=True, **described("the log head when the audit began"))
     audited_upto = fields.Integer(required=True, **described("the last version audited"))

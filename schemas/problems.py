@@ -34,6 +34,13 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "unsupported-media-type": (415, "the body must be application/json"),
     "validation": (422, "the body or parameters do not fit the schema; `errors` names the fields"),
     "idempotency-key-reused": (422, "this Idempotency-Key was used with another body (`version`)"),
+    "import-invalid": (422, "the export does not verify: `version`, `kind`, `reason` and `line` say where"),
+    "import-not-concluded": (422, "the export is of a battle not concluded yet: it cannot carry the seed"),
+    "import-unsupported-rules": (
+        422,
+        "the export's rules version is not one this release folds: `ruleset`, `rules_version` and "
+        "`supported` (the versions it folds) say which",
+    ),
     "webhook-address-refused": (422, "the webhook URL's host resolves to an address webhooks may not reach"),
     "rate-limited": (429, "the token's request budget is spent; retry after `Retry-After` seconds"),
     "internal": (500, "a fault of the service (never a stack trace)"),
@@ -78,6 +85,13 @@ class ProblemSchema(Schema):
     errors = fields.Dict(metadata={"description": "validation problems: the offending fields and why"})
     current_version = fields.Integer(metadata={"description": "412: the battle's current head version"})
     version = fields.Integer(metadata={"description": "idempotency-key-reused: the version the key answered"})
+    rules_version = fields.String(
+        metadata={"description": "import-unsupported-rules: the rules version the battle needs"}
+    )
+    supported = fields.List(
+        fields.String(),
+        metadata={"description": "import-unsupported-rules: the ruleset's versions this release folds"},
+    )
     max_bytes = fields.Integer(
         metadata={"description": "body-too-large: the largest body accepted, in bytes"}
     )

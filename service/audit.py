@@ -1,5 +1,9 @@
 """`GET /battles/{id}/audit` in the API process: the hash chain, a fresh replay against the stored outcomes,
-and (after `conclude`) every stream roll, each one pass over the log or the outcomes, read in batches."""
+and (after `conclude`) every stream roll, each one pass over the log or the outcomes, read in batches.
+
+A battle pinned to rules this release does not fold is not replayed (its outcomes could only differ from
+other rules' outcomes): `status: unsupported` names the rules version it needs and those this release folds;
+its chain and its dice, which depend on no rules version, are checked all the same."""
 
 from __future__ import annotations
 
@@ -15,7 +19,8 @@ from eventstore.records import StoredEntry
 from rules.fold import UNDO
 from rules.history import battle_seeds, fold_history
 from rules.undo import Rewinder
-from service.audit_dice import Revealed, check_dice
+from service.audit_dice import Revealed, check_dice, stored_conclusion
+from service.supported_rules import folded_versions, unsupported
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -27,13 +32,15 @@ class ReplayCheck:
     first_difference: dict[str, Any] | None
     revealed: Revealed | None  # what the `conclude` folded within the audited range revealed
     undos: tuple[tuple[int, int], ...] = ()  # (the undo's version, the version it cancelled), applied ones
+    skipped: bool = False  # not replayed: the battle's rules are not this release's
 
     def wire(self) -> dict[str, Any]:
         return {
-            "ok": self.first_difference is None,
+            "ok": self.first_difference is None and not self.skipped,
             "compared": self.compared,
             "pending": self.pending,
             "first_difference": self.first_difference,
+            "skipped": self.skipped,
         }
 
 
@@ -41,11 +48,23 @@ def audit(store: EventStore, battle_id: str, created: StoredEntry, max_entries: 
     head = store.head(battle_id).version
     upto = min(head, max_entries)
     chain = verify_chain(history(store, battle_id, upto=upto))
-    replay = check_replay(store, battle_id, created, upto)
+    refused = unsupported(created.data)
+    if refused is None:
+        replay = check_replay(store, battle_id, created, upto)
+    else:  # the seed as the stored conclusion revealed it: the dice are checked without the rules
+        revealed = stored_conclusion(store, battle_id, upto)
+        replay = ReplayCheck(compared=0, pending=0, first_difference=None, revealed=revealed, skipped=True)
     dice = check_dice(store, battle_id, created, replay.revealed, upto)
     chain_wire = {"ok": chain.ok, **asdict(chain)}
+    ok = chain.ok and replay.first_difference is None and dice["ok"]
+    pinned = created.data.get("rules_version")
     return {
-        "ok": chain.ok and replay.first_difference is None and dice["ok"],
+        "ok": ok and refused is None,
+        # a broken chain or a forged die is wrong under any rules; otherwise other rules are only unknown
+        "status": "failed" if not ok else "unsupported" if refused else "ok",
+        "ruleset": str(created.data.get("ruleset")),
+        "rules_version": pinned if isinstance(pinned, str) else None,
+        "supported": list(folded_versions(str(created.data.get("ruleset")))),
         "head_version": head,
         "audited_upto": upto,
         "truncated": upto < head,

@@ -11,6 +11,7 @@ from eventstore.paging import iter_outcomes
 from eventstore.protocol import EventStore
 from eventstore.records import StoredEntry
 from rules.dice import MAX_STREAM_FACES, commitment, stream_die, stream_key
+from rules.fold import CONCLUDE
 
 MAX_LISTED = 100  # mismatches listed in one answer; the first ones tell an auditor where to look
 
@@ -81,6 +82,16 @@ def expected_roll(key: bytes, version: int, n: int, die: Any) -> int | None:
     if not 1 <= int(faces) <= MAX_STREAM_FACES:  # a byte per draw: a bigger die would be drawn forever
         return None
     return stream_die(key, version, n, int(faces))
+
+
+def stored_conclusion(store: EventStore, battle_id: str, upto: int) -> Revealed | None:
+    """The seed the first applied `conclude` among the stored outcomes revealed: where the dice check starts
+    when the battle is not replayed (a replay finds it itself)."""
+    for version, text in iter_outcomes(store, battle_id, upto):
+        outcome = json.loads(text)
+        if outcome.get("type") == CONCLUDE and outcome.get("status") == "applied":
+            return Revealed.of(version, outcome.get("result"))
+    return None
 
 
 def _stored_reveal(store: EventStore, battle_id: str, version: int) -> Revealed | None:

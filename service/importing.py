@@ -33,6 +33,8 @@ def import_export(deps: Services, body: IO[bytes]) -> Created:
         with spool.open("wb") as out:
             _spool(body, out)
         report = verify(lambda: _lines(spool))
+        if report.status == "unsupported":
+            raise unsupported_rules(report)
         if report.finding is not None:
             raise invalid(report.finding)
         seed = _concluded_seed(report)
@@ -51,6 +53,17 @@ def invalid(finding: Finding) -> Problem:
     return Problem(
         422, INVALID, "The export does not verify", detail,
         version=finding.version, kind=finding.kind, reason=finding.reason, line=finding.line,
+    )  # fmt: skip
+
+
+def unsupported_rules(report: Report) -> Problem:
+    """A file whose chain and dice hold, of rules this release does not fold: not `import-invalid`, since
+    nothing in it is shown wrong; a release that folds them imports it."""
+    reason = report.finding.reason if report.finding else "this release does not fold its rules"
+    return Problem(
+        422, "import-unsupported-rules", "The battle needs rules this release does not fold",
+        f"{reason}. Nothing was created.", ruleset=report.ruleset, rules_version=report.rules_version,
+        supported=list(report.supported or ()),
     )  # fmt: skip
 
 

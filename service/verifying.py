@@ -5,7 +5,11 @@ The first pass reads the envelope and the chain (`missing`, `order`, `duplicate`
 seed the `conclude` outcome revealed; the second folds every entry again with the pinned rules and compares
 each outcome (`outcome`) and, once the seed matches its commitment, recomputes every stream die (`dice`).
 Stream dice are handed to the fold as the values the outcomes record, so an export proves its outcomes
-follow the rules even before `conclude`, when its dice alone are not verifiable yet."""
+follow the rules even before `conclude`, when its dice alone are not verifiable yet.
+
+A battle pinned to rules this release does not fold (service/supported_rules.py) is `unsupported`, never
+`tampered`: its chain and its dice are checked all the same (neither depends on the rules version: every
+version draws its dice from the stream of DESIGN §3.4), its outcomes are not compared."""
 
 from __future__ import annotations
 
@@ -22,14 +26,14 @@ from eventstore.records import StoredEntry
 from rules.dice import commitment, stream_key
 from rules.fold import BATTLE_CREATED, CONCLUDE, Entry, Seeds
 from rules.history import fold_history
-from rules.registry import get_ruleset
 from rules.undo import Rewinder
 from service.audit_dice import Revealed, expected_roll, parse_seed
 from service.export_format import Exported, Unusable, envelope_fault, read_line
+from service.supported_rules import Unsupported, folded_versions, unsupported
 
 Kind = Literal["chain", "dice", "outcome", "missing", "order", "duplicate"]
-Status = Literal["verified", "tampered", "unusable"]
-EXIT_CODES: dict[Status, int] = {"verified": 0, "tampered": 1, "unusable": 2}
+Status = Literal["verified", "tampered", "unusable", "unsupported"]
+EXIT_CODES: dict[Status, int] = {"verified": 0, "tampered": 1, "unusable": 2, "unsupported": 2}
 # opens the export afresh for each pass; passes overlap (an undo's rewind reads while the main pass is
 # mid-file), so each call must read on its own, never share one file object and its position
 Lines = Callable[[], Iterable[bytes]]
@@ -48,7 +52,7 @@ class Finding:
     not in the file was due (the line holding what came in its place; line 1 of a file with no events)."""
 
     version: int
-    kind: Kind | Literal["unusable"]
+    kind: Kind | Literal["unusable", "unsupported"]
     reason: str
     line: int
 
@@ -65,6 +69,7 @@ class Report:
     source: str | None = None
     ruleset: str | None = None
     rules_version: str | None = None
+    supported: tuple[str, ...] | None = None  # the ruleset's versions this release folds, once it is read
     entries: int = 0
     head_version: int = 0
     head_hash: str = GENESIS_HASH
@@ -88,6 +93,7 @@ class Report:
             "source": self.source,
             "ruleset": self.ruleset,
             "rules_version": self.rules_version,
+            "supported": None if self.supported is None else list(self.supported),
             "entries": self.entries,
             "head_version": self.head_version,
             "head_hash": self.head_hash,
@@ -101,14 +107,17 @@ def verify(lines: Lines) -> Report:
     report = Report()
     try:
         scan = _scan(lines(), report)
-        if report.finding is None:
+        if report.finding is None and scan.unsupported is not None:
+            _check_dice_alone(lines, report, scan, scan.unsupported)
+        elif report.finding is None:
             _refold(lines, report, scan)
     except Unusable as error:
         report.finding = Finding(
             version=error.version or 0, kind="unusable", reason=error.reason, line=error.line
         )
     if report.finding is not None:
-        report.status = "unusable" if report.finding.kind == "unusable" else "tampered"
+        kind = report.finding.kind
+        report.status = kind if kind in ("unusable", "unsupported") else "tampered"
     return report
 
 
@@ -121,6 +130,7 @@ class Scan:
     revealed_line: int = 0
     seed: bytes | None = None  # the revealed seed, when it matches the commitment
     commitment_finding: Finding | None = None
+    unsupported: Unsupported | None = None  # the rules version 1 pins, when this release does not fold them
 
 
 def _scan(lines: Iterable[bytes], report: Report) -> Scan:
@@ -144,7 +154,7 @@ def _scan(lines: Iterable[bytes], report: Report) -> Scan:
         if problem is not None:
             return _found(report, scan, version, "chain", problem, number)
         if version == 1:
-            scan.client_seed = _created(event, report)
+            scan.client_seed, scan.unsupported = _created(event, report)
         if event.outcome is None:
             if not pending_from:
                 pending_from, pending_line = version, number
@@ -183,24 +193,35 @@ def _link_fault(event: Exported, report: Report, prev_hash: str) -> str | None:
     return CHAIN_REASONS.get(reason, reason) if reason else envelope_fault(event)
 
 
-def _created(event: Exported, report: Report) -> str:
-    """Version 1 pins the ruleset and rules version; a verifier running other rules cannot judge them."""
+def _created(event: Exported, report: Report) -> tuple[str, Unsupported | None]:
+    """Version 1 pins the ruleset and rules version: the client seed, and whether they are rules this
+    release cannot fold (then only the chain and the dice can be judged)."""
     data = event.entry.data
     if event.entry.type != BATTLE_CREATED:
         raise Unusable("version 1 is not battle_created", version=1, line=event.line)
-    try:
-        ruleset = get_ruleset(str(data.get("ruleset")))
-    except (KeyError, LookupError):
-        raise Unusable(f"unknown ruleset {data.get('ruleset')!r}", version=1, line=event.line) from None
-    pinned = str(data.get("rules_version"))
-    if pinned != ruleset.rules_version:
-        reason = (
-            f"unknown rules version {pinned!r} of {ruleset.name} (this verifier runs {ruleset.rules_version})"
-        )
-        raise Unusable(reason, version=1, line=event.line)
-    report.ruleset, report.rules_version = ruleset.name, pinned
+    refused = unsupported(data)
+    pinned = data.get("rules_version")
+    report.ruleset = str(data.get("ruleset"))
+    report.rules_version = pinned if isinstance(pinned, str) else None
+    report.supported = folded_versions(report.ruleset)
     report.dice["commitment"] = str(data.get("dice_commitment") or "")
-    return str(data.get("client_seed") or "")
+    return str(data.get("client_seed") or ""), refused
+
+
+def _check_dice_alone(lines: Lines, report: Report, scan: Scan, refused: Unsupported) -> None:
+    """A battle of other rules: its outcomes are not folded again, but every stream die they record is
+    still the one the revealed seed gives; `unsupported` when nothing is wrong with them."""
+    if scan.seed is not None:
+        key = stream_key(scan.seed, scan.client_seed)
+        for number, raw in enumerate(lines(), 1):
+            event = read_line(raw, number, number, checked=True)
+            if event.outcome is not None:
+                report.finding = _check_rolls(event.entry.version, number, event.outcome, key, report)
+                if report.finding is not None:
+                    return
+    report.finding = scan.commitment_finding or Finding(
+        version=1, kind="unsupported", reason=refused.reason, line=1
+    )
 
 
 def _check_commitment(scan: Scan, report: Report) -> None:

@@ -15,7 +15,7 @@ from eventstore.errors import UnknownBattle
 from eventstore.paging import BATCH, history
 from eventstore.protocol import EventStore
 from eventstore.records import FoldStart
-from workers.projection import WRITE_EVERY_S, Folded, Unsaved, decoded, fold_unsaved
+from workers.projection import WRITE_EVERY_S, Folded, Unsaved, UnsupportedRules, decoded, fold_unsaved
 
 TAKE = 64  # battles popped from the pending set per round
 # a SIGKILLed folder blocks its battle at most this long; its owner renews it at every write of a fold
@@ -35,6 +35,7 @@ class Drained:
     entries: int = 0
     busy: int = 0
     failed: int = 0
+    unsupported: int = 0  # battles of rules this release does not fold: refused, nothing written
     handed_off: bool = False
 
 
@@ -95,7 +96,8 @@ def _round(
     busy = [battle_id for battle_id, start in started.items() if start is None]
     held = {battle_id: start for battle_id, start in started.items() if start is not None}
     leases = _Leases(store, owner, list(held))
-    unsaved = {battle_id: _fold(store, battle_id, start, leases.renew) for battle_id, start in held.items()}
+    refused: list[str] = []
+    unsaved = {b: _fold(store, b, start, leases.renew, refused) for b, start in held.items()}
     written = _finish(store, owner, unsaved)
     moved = [fold.battle_id for fold in written if fold.to_version > fold.from_version]
     if after is not None and moved:
@@ -108,14 +110,16 @@ def _round(
         battles=done.battles + len(written),
         entries=done.entries + sum(f.to_version - f.from_version for f in written),
         busy=done.busy + len(busy),
-        failed=done.failed + len(taken) - len(written) - len(busy),
+        failed=done.failed + len(taken) - len(written) - len(busy) - len(refused),
+        unsupported=done.unsupported + len(refused),
     )
 
 
 def _fold(
-    store: EventStore, battle_id: str, start: FoldStart, keep_alive: Callable[[], None]
+    store: EventStore, battle_id: str, start: FoldStart, keep_alive: Callable[[], None], refused: list[str]
 ) -> Unsaved | None:
-    """One battle's fold from what the round read; None when it cannot be folded."""
+    """One battle's fold from what the round read; None when it cannot be folded (added to `refused` when
+    its rules are not this release's: the reconciler offers it again, to whichever release folds them)."""
     try:
         if start.projection is None and not start.entries:
             raise UnknownBattle(battle_id)  # every battle's log starts with its creation
@@ -124,6 +128,10 @@ def _fold(
         )
         saved = decoded(battle_id, start.projection)
         fold = fold_unsaved(store, battle_id, saved, chain(start.entries, more), keep_alive=keep_alive)
+    except UnsupportedRules as refusal:
+        log.error("%s: not projected, no outcome written", refusal)
+        refused.append(battle_id)
+        return None
     except Exception:  # a battle that cannot be folded must not hold back the rest; the reconciler retries it
         log.exception("could not fold battle %s", battle_id)
         return None

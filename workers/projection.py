@@ -1,19 +1,25 @@
-"""Fold a battle's unprojected log entries into its state, outcomes and snapshots (DESIGN §6)."""
+"""Fold a battle's unprojected log entries into its state, outcomes and snapshots (DESIGN §6).
+
+A battle pinned to rules this release does not fold (`Ruleset.rules_versions`, DESIGN §3.5: a battle a
+newer release created in the same store) is refused before its first outcome: `UnsupportedRules`, so no
+outcome of other rules is ever written; a release that folds them projects it."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from eventstore.canonical import canonical_json, loads
+from eventstore.errors import UnknownBattle
 from eventstore.paging import history
 from eventstore.protocol import EventStore
 from eventstore.records import FoldSave, Projection, StoredEntry
 from rules.codec import JSON
 from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, fold_history
+from rules.registry import get_ruleset
 from rules.undo import Rewinder, from_snapshots
 from workers.measure import FoldTally
 
@@ -26,6 +32,21 @@ STATE_CACHE = 1024  # battles whose decoded state one worker process keeps betwe
 T = TypeVar("T")
 _seeds: dict[str, Seeds] = {}
 _states: dict[str, tuple[str, Battle[Any]]] = {}  # battle -> (the stored state JSON, that state decoded)
+
+
+class UnsupportedRules(RuntimeError):
+    """The battle's `battle_created` pins rules this release does not fold."""
+
+    def __init__(
+        self, battle_id: str, ruleset: str, rules_version: object, supported: tuple[str, ...]
+    ) -> None:
+        folds = ", ".join(supported) or "no version of it"
+        super().__init__(
+            f"battle {battle_id} needs rules version {rules_version} of {ruleset}; this release folds {folds}"
+        )
+        self.battle_id, self.ruleset, self.rules_version, self.supported = (
+            battle_id, ruleset, rules_version, supported,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -155,13 +176,28 @@ def store_rewinder(store: EventStore, battle_id: str) -> Rewinder:
 
 
 def seeds_of(store: EventStore, battle_id: str) -> Seeds:
-    """The battle's dice seeds, remembered: neither the secret nor version 1's client seed ever change."""
+    """The battle's dice seeds, remembered: neither the secret nor version 1's client seed ever change.
+    Every fold asks for them before its first outcome: a battle of other rules is refused here."""
     known = _seeds.get(battle_id)
     if known is None:
         created = store.entry(battle_id, 1)
-        known = battle_seeds(store.secret(battle_id), created.data if created else {})
+        if created is None:
+            raise UnknownBattle(battle_id)
+        require_folded(battle_id, created.data)
+        known = battle_seeds(store.secret(battle_id), created.data)
         _remember(_seeds, battle_id, known, SEED_CACHE)
     return known
+
+
+def require_folded(battle_id: str, created: Mapping[str, Any]) -> None:
+    """UnsupportedRules unless this release folds the rules version `created` (version 1's data) pins."""
+    name, pinned = str(created.get("ruleset")), created.get("rules_version")
+    try:
+        supported = get_ruleset(name).rules_versions
+    except LookupError:  # a ruleset of another release
+        supported = ()
+    if pinned not in supported:
+        raise UnsupportedRules(battle_id, name, pinned, supported)
 
 
 def load_projection(store: EventStore, battle_id: str) -> Battle[Any] | None:

@@ -13,7 +13,7 @@ from eventstore.protocol import EventStore
 from eventstore.records import Projection
 from rules.fold import encode_battle
 from workers.drain import LOCK_TTL_MS, folder_name, renew_lock
-from workers.projection import SNAPSHOT_EVERY, Folded, project_battle, replay_states
+from workers.projection import SNAPSHOT_EVERY, Folded, project_battle, replay_states, seeds_of
 
 LOCK_WAIT_S = 30.0  # how long a rebuild waits for a folder that holds the battle
 Mode = Literal["rebuild", "verify"]
@@ -37,6 +37,7 @@ class Verdict:
 def rebuild(store: EventStore, battle_id: str, *, wait_s: float = LOCK_WAIT_S) -> Folded:
     """Drop outcomes, state and snapshots and fold the log again from version 1, holding the battle's lock."""
     store.head(battle_id)  # UnknownBattle before anything is deleted
+    seeds_of(store, battle_id)  # UnsupportedRules too: outcomes of other rules are kept, never refolded
     owner = folder_name("replay")
     deadline = time.monotonic() + wait_s
     while not store.try_lock(battle_id, owner, LOCK_TTL_MS):
@@ -51,7 +52,9 @@ def rebuild(store: EventStore, battle_id: str, *, wait_s: float = LOCK_WAIT_S) -
 
 
 def verify(store: EventStore, battle_id: str) -> Verdict:
-    """Compare a fresh replay with the stored projection, byte for byte, up to the projected version."""
+    """Compare a fresh replay with the stored projection, byte for byte, up to the projected version;
+    UnsupportedRules (the job fails saying so) for a battle of rules this release does not fold."""
+    seeds_of(store, battle_id)  # refused first: a battle never projected would otherwise compare nothing
     saved = store.projection(battle_id)
     upto = saved.version if saved else 0
     for version, what in _differences(store, battle_id, saved):

@@ -36,7 +36,8 @@ def verify(
     file: Annotated[Path, typer.Argument(help="an export: JSON Lines of CloudEvents")],
     as_json: JsonFlag = False,
 ) -> None:
-    """Check an export offline: hash chain, dice commitment, every stream die, every outcome re-folded."""
+    """Check an export offline: hash chain, dice commitment, every stream die, every outcome re-folded.
+    Exit 0 verified, 1 tampered, 2 unusable or unsupported (pinned to rules this release does not fold)."""
     try:
         size = file.stat().st_size
     except OSError as error:
@@ -95,7 +96,8 @@ def export(
 
 @app.command()
 def audit(battle_id: str, as_json: JsonFlag = False) -> None:
-    """Audit a battle of the deployment: its chain, a fresh replay against its outcomes, and its dice."""
+    """Audit a battle of the deployment: its chain, a fresh replay against its outcomes, and its dice.
+    Exit 0 clean, 1 failed, 2 unsupported (pinned to rules this release does not fold)."""
     from service.audit import audit as audit_battle
     from service.config import ServiceConfig
 
@@ -109,7 +111,7 @@ def audit(battle_id: str, as_json: JsonFlag = False) -> None:
         print(json.dumps(report, indent=2))
     else:
         render_audit(out, battle_id, report)
-    raise typer.Exit(0 if report["ok"] else 1)
+    raise typer.Exit(0 if report["ok"] else UNUSABLE if report["status"] == "unsupported" else 1)
 
 
 @app.command()

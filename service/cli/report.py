@@ -13,6 +13,13 @@ VERDICTS = {
     "verified": "[bold green]VERIFIED[/]",
     "tampered": "[bold red]TAMPERED[/]",
     "unusable": "[bold yellow]UNUSABLE[/]",
+    "unsupported": "[bold yellow]UNSUPPORTED[/]",
+}
+
+AUDIT_VERDICTS = {
+    "ok": "[bold green]OK[/]",
+    "failed": "[bold red]FAILED[/]",
+    "unsupported": "[bold yellow]UNSUPPORTED[/]",
 }
 
 
@@ -23,12 +30,20 @@ def render_verify(console: Console, report: Report) -> None:
     rows = {
         **({"found at": f"line {found.line} of the file"} if found else {}),
         "battle": str(report.source or "-"),
-        "rules": f"{report.ruleset or '-'} {report.rules_version or ''}",
+        "rules": f"{report.ruleset or '-'} {report.rules_version or ''}" + _folds(report),
         "entries": f"{report.entries} chained (head {report.head_version}, hash {report.head_hash})",
-        "outcomes": f"{outcomes['compared']} re-folded and equal, {outcomes['pending']} pending",
+        "outcomes": "not compared: this release does not fold these rules"
+        if report.status == "unsupported"
+        else f"{outcomes['compared']} re-folded and equal, {outcomes['pending']} pending",
         "dice": _verify_dice(report),
     }
     console.print(_table(rows))
+
+
+def _folds(report: Report) -> str:
+    if report.status != "unsupported" or report.supported is None:
+        return ""
+    return f" (this release folds {', '.join(report.supported) or 'none of ' + str(report.ruleset)})"
 
 
 def _verify_dice(report: Report) -> str:
@@ -41,18 +56,26 @@ def _verify_dice(report: Report) -> str:
 
 
 def render_audit(console: Console, battle_id: str, report: dict[str, Any]) -> None:
-    verdict = "[bold green]OK[/]" if report["ok"] else "[bold red]FAILED[/]"
+    verdict = AUDIT_VERDICTS[report["status"]]
     console.print(f"{verdict} audit of {battle_id}, versions 1 to {report['audited_upto']}", highlight=False)
-    chain, replay = report["chain"], report["replay"]
-    first = replay["first_difference"]
+    chain = report["chain"]
     rows = {
         "chain": "holds" if chain["ok"] else f"broken at {chain['broken_at']}: {chain['reason']}",
-        "replay": f"{replay['compared']} equal, {replay['pending']} pending"
-        if first is None
-        else f"differs at {first['version']}: {first['what']}",
+        "replay": _audit_replay(report),
         "dice": _audit_dice(report["dice"]),
     }
     console.print(_table(rows))
+
+
+def _audit_replay(report: dict[str, Any]) -> str:
+    replay, first = report["replay"], report["replay"]["first_difference"]
+    if replay["skipped"]:
+        folds = ", ".join(report["supported"]) or "none of its versions"
+        needs = f"{report['ruleset']} {report['rules_version']}"
+        return f"not replayed: it needs {needs}, this release folds {folds}"
+    if first is not None:
+        return f"differs at {first['version']}: {first['what']}"
+    return f"{replay['compared']} equal, {replay['pending']} pending"
 
 
 def _audit_dice(dice: dict[str, Any]) -> str:

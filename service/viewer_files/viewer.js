@@ -186,13 +186,16 @@ class Viewer {
       const dice = audit.dice;
       const lines = [
         audit.chain.ok ? words.chainOk : words.chainBroken(audit.chain.broken_at),
-        audit.replay.ok ? words.replayOk : words.replayDiffers(audit.replay.first_difference?.version),
+        audit.replay.skipped // rules this release does not fold: not replayed, never a difference
+          ? words.replaySkipped(audit.rules_version, audit.supported.join(", "))
+          : audit.replay.ok ? words.replayOk : words.replayDiffers(audit.replay.first_difference?.version),
         !dice.verifiable ? words.seedHidden : dice.commitment_ok ? words.seedRevealed : words.seedWrong,
       ];
       if (dice.verifiable) lines.push(dice.mismatches.length ? words.rollsWrong(dice.mismatches.length) : words.rollsVerified(dice.checked_rolls));
-      badge.className = `badge ${audit.ok ? "ok" : "failed"}`;
+      const verdict = { ok: words.auditOk, failed: words.auditFailed, unsupported: words.auditUnsupported };
+      badge.className = `badge ${audit.status}`;
       badge.replaceChildren(
-        html("strong", {}, `${audit.ok ? words.auditOk : words.auditFailed} · v${audit.audited_upto}`),
+        html("strong", {}, `${verdict[audit.status]} · v${audit.audited_upto}`),
         html("ul", {}, lines.map((line) => html("li", {}, line))),
       );
     } catch (error) {

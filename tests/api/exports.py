@@ -4,6 +4,7 @@ command-line tests."""
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -11,10 +12,12 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from bench.scenarios import pathfinder_rounds
+from eventstore.canonical import canonical_json
 from eventstore.chain import entry_hash
 from eventstore.protocol import GENESIS_HASH, EventStore
-from eventstore.records import StoredEntry
-from service.export_format import ENTRY_FIELDS
+from eventstore.records import Projection, StoredEntry
+from service.export_format import ENTRY_FIELDS, read_line
+from service.tokens import GM, mint
 from tests.api.helpers import CLIMB_FIGHT, WALL, accepted, create_battle, fold
 
 Lines = list[bytes]
@@ -204,9 +207,6 @@ def line_of(lines: Lines, version: int) -> int:
 UNUSABLE: dict[str, Callable[[Lines], Lines]] = {
     "truncated_line": lambda ls: [*ls[:-1], ls[-1][: len(ls[-1]) // 2]],
     "not_json_lines": lambda ls: [b"<html>not an export</html>\n"],
-    "unknown_rules_version": lambda ls: rechained(
-        with_event(ls, 1, lambda e: e["data"]["data"].update(rules_version="0-unknown"))
-    ),
     "empty": lambda ls: [],
     # an entry member left out (null would be allowed): no entry of ours, not a crash of the verifier
     "member_left_out": lambda ls: with_event(ls, 3, lambda e: e["data"].pop("idempotency_key")),
@@ -216,7 +216,44 @@ UNUSABLE: dict[str, Callable[[Lines], Lines]] = {
 UNUSABLE_LINES: dict[str, Callable[[Lines], int]] = {
     "truncated_line": len,
     "not_json_lines": lambda ls: 1,
-    "unknown_rules_version": lambda ls: 1,
     "empty": lambda ls: 1,
     "member_left_out": lambda ls: 3,
 }
+# version 1's pins of battles of rules this release does not fold: `unsupported` (exit 2), never tampered
+UNSUPPORTED: dict[str, dict[str, str]] = {
+    "unknown_rules_version": {"rules_version": "epic-0"},
+    "unknown_ruleset": {"ruleset": "chess", "rules_version": "chess-1"},
+}
+
+
+def repinned(lines: Lines, pins: dict[str, str]) -> Lines:
+    """The battle as a release with other rules would have written it: version 1 pins them, and every hash,
+    in the chain and in the outcomes, is the one such a release would have computed."""
+
+    def pin(created: dict[str, Any]) -> None:
+        created["data"]["data"].update(pins)
+        created["data"]["outcome"]["result"].update(pins)
+
+    out = []
+    for raw in rechained(with_event(lines, 1, pin)):
+        changed = json.loads(raw)
+        if changed["data"]["outcome"] is not None:
+            changed["data"]["outcome"]["hash"] = changed["data"]["hash"]
+        out.append(json.dumps(changed).encode() + b"\n")
+    return out
+
+
+def written_by_another_release(
+    store: EventStore, lines: Lines, *, outcomes: bool = True, state: str | None = None, role: str = GM
+) -> tuple[str, str]:
+    """The battle of `lines` in `store` as another release sharing it wrote it there: its log, its seed and
+    (`outcomes`) the outcomes and `state` its workers folded; the battle's id and a token of `role`."""
+    events = [read_line(raw, n, n) for n, raw in enumerate(lines, 1)]
+    seed = str(events[-1].outcome["result"]["server_seed"])  # type: ignore[index]
+    battle_id, token = secrets.token_hex(12), mint(role)
+    store.import_battle(battle_id, (e.entry for e in events), seed, token=token.record)
+    if outcomes:
+        written = [(e.entry.version, canonical_json(e.outcome)) for e in events]
+        folded = Projection(version=len(events), state=state or canonical_json({"by": "another release"}))
+        assert store.save_projection(battle_id, state=folded, outcomes=written)
+    return battle_id, token.secret

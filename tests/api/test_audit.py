@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 
 from eventstore import keys
 from eventstore.protocol import EventStore
+from rules.registry import get_ruleset
 from service.app import create_app
 from tests.api.helpers import CLIMB_FIGHT, accepted, assert_problem, bearer, create_battle, fold, mint
 from tests.fixtures.app import GmClient, config_for
@@ -61,7 +62,9 @@ def test_an_honest_battle_passes_its_audit(client: FlaskClient, redis_store: Eve
 
     report = audited(client, battle_id)
 
-    assert report["ok"] is True and report["truncated"] is False
+    assert report["ok"] is True and report["truncated"] is False and report["status"] == "ok"
+    assert (report["ruleset"], report["rules_version"]) == ("epic", get_ruleset("epic").rules_version)
+    assert report["supported"] == list(get_ruleset("epic").rules_versions)
     assert (report["head_version"], report["audited_upto"]) == (ASSAULT, ASSAULT)
     assert report["chain"] == {
         "ok": True,
@@ -71,7 +74,9 @@ def test_an_honest_battle_passes_its_audit(client: FlaskClient, redis_store: Eve
         "broken_at": None,
         "reason": None,
     }
-    assert report["replay"] == {"ok": True, "compared": ASSAULT, "pending": 0, "first_difference": None}
+    assert report["replay"] == {
+        "ok": True, "compared": ASSAULT, "pending": 0, "first_difference": None, "skipped": False
+    }  # fmt: skip
     assert report["dice"] == {
         "verifiable": False,
         "commitment_ok": None,
@@ -88,7 +93,13 @@ def test_outcomes_not_projected_yet_are_pending_not_differences(
 
     replay = audited(client, battle_id)["replay"]
 
-    assert replay == {"ok": True, "compared": ASSAULT, "pending": 1, "first_difference": None}
+    assert replay == {
+        "ok": True,
+        "compared": ASSAULT,
+        "pending": 1,
+        "first_difference": None,
+        "skipped": False,
+    }
 
 
 def test_a_rewritten_log_entry_breaks_the_chain_at_its_version(
