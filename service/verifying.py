@@ -26,10 +26,11 @@ from eventstore.records import StoredEntry
 from rules.dice import commitment, stream_key
 from rules.fold import BATTLE_CREATED, CONCLUDE, Entry, Seeds
 from rules.history import fold_history
+from rules.registry import folded_versions
 from rules.undo import Rewinder
 from service.audit_dice import Revealed, expected_roll, parse_seed
 from service.export_format import Exported, Unusable, envelope_fault, read_line
-from service.supported_rules import Unsupported, folded_versions, unsupported
+from service.supported_rules import Unsupported, unsupported
 
 Kind = Literal["chain", "dice", "outcome", "missing", "order", "duplicate"]
 Status = Literal["verified", "tampered", "unusable", "unsupported"]
