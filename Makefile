@@ -2,6 +2,8 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
+RUNTIME := $(VENV)/.installed-runtime
+TEST_TOOLS := $(VENV)/.test-tools
 # openapi-python-client pins typer below the siege command line's, so it gets a venv of its own
 GENERATOR_VENV := $(VENV)/generator
 GENERATOR_SPEC := openapi-python-client>=0.29,<1
@@ -10,21 +12,32 @@ TYPESCRIPT_SPEC := typescript@~5.9
 TSC := $(if $(shell command -v npm),$(VENV)/node/node_modules/.bin/tsc)
 PYTEST_ARGS ?= -n 2 --dist loadgroup
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard summaries/locales/*/LC_MESSAGES/siege.po))
-# rules/ compiled with mypyc for the workers and the benchmarks, out of the tree (workers/rules_build.py);
-# a process runs it only while its recorded digest matches rules/, else the pure Python (and says so)
+# rules/ compiled with mypyc, out of the tree (workers/rules_build.py): an opt-in build (SIEGE_COMPILED_RULES=1)
+# that `make test` holds to the pure Python byte for byte (tests/referee); `make run` never waits for it
 COMPILED_RULES := build/mypyc/rules.sha256
 RULES_SOURCES := $(shell find rules -name '*.py' -o -name '*.json')
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test test-faults lint openapi bench clean
+.PHONY: help install compiled-rules run test test-faults lint openapi bench clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+# what `make run` needs: the project and its runtime dependencies alone (the dev tools come with `install`)
+$(RUNTIME): pyproject.toml constraints.txt
+	@test -x $(PY) || python3 -m venv $(VENV)
+	@test $(INSTALLED) -nt pyproject.toml -a $(INSTALLED) -nt constraints.txt || \
+		$(PY) -m pip install --quiet -c constraints.txt -e .
+	@touch $@
 
 $(INSTALLED): pyproject.toml constraints.txt
 	@test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
+	@touch $@
+
+# what only the tests need, kept off `make run`'s way: the client generator's venv, and Chromium
+$(TEST_TOOLS): $(INSTALLED)
 	@test -x $(GENERATOR_VENV)/bin/python || $(PY) -m venv $(GENERATOR_VENV)
 	$(GENERATOR_VENV)/bin/python -m pip install --quiet '$(GENERATOR_SPEC)'
 	@# Chromium for tests/browser, where root can apt-get it (as in CI); elsewhere those tests skip and say why
@@ -32,7 +45,7 @@ $(INSTALLED): pyproject.toml constraints.txt
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@touch $@
 
-install: $(INSTALLED) $(CATALOGS) $(TSC) $(COMPILED_RULES) ## create .venv and install the project with its dev tools; compile the catalogs and rules/
+install: $(INSTALLED) $(TEST_TOOLS) $(CATALOGS) $(TSC) ## create .venv and install the project with its dev tools; compile the catalogs
 
 $(TSC): | $(INSTALLED)
 	npm install --silent --no-audit --no-fund --prefix $(VENV)/node '$(TYPESCRIPT_SPEC)' >/dev/null
@@ -40,13 +53,15 @@ $(TSC): | $(INSTALLED)
 $(COMPILED_RULES): $(RULES_SOURCES) workers/rules_build.py | $(INSTALLED)
 	$(PY) -m workers.rules_build
 
-%.mo: %.po $(INSTALLED)
+compiled-rules: $(COMPILED_RULES) ## compile rules/ with mypyc into build/mypyc (run it with SIEGE_COMPILED_RULES=1)
+
+%.mo: %.po $(RUNTIME)
 	$(VENV)/bin/pybabel compile --statistics -i $< -o $@
 
-run: $(INSTALLED) $(CATALOGS) $(COMPILED_RULES) ## start store, workers, webhook worker, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
+run: $(RUNTIME) $(CATALOGS) ## start store, workers, webhook worker, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
 	$(PY) -m launcher
 
-test: $(INSTALLED) $(CATALOGS) $(TSC) $(COMPILED_RULES) ## run the whole suite against a real embedded server (PYTEST_ARGS to narrow it)
+test: $(INSTALLED) $(TEST_TOOLS) $(CATALOGS) $(TSC) $(COMPILED_RULES) ## run the whole suite against a real embedded server, both builds of rules/ (PYTEST_ARGS to narrow it)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test-faults: $(INSTALLED) ## fault injection on real processes (SIGKILLs, store outages); prints what it counted

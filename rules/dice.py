@@ -25,6 +25,9 @@ class Roll:
         return {"slot": self.slot, "die": f"d{self.sides}", "value": self.value, "source": self.source}
 
 
+MAX_STREAM_FACES = 256  # each draw takes one byte of the HMAC
+
+
 def stream_key(server_seed: bytes, client_seed: str = "") -> bytes:
     """The HMAC key of a battle's dice stream: sha256(server_seed || client_seed)."""
     return hashlib.sha256(server_seed + client_seed.encode()).digest()
@@ -36,6 +39,8 @@ def commitment(server_seed: bytes) -> str:
 
 def stream_die(key: bytes, version: int, n: int, sides: int) -> int:
     """The n-th stream die (n from 0) of version `version`, uniform on 1..sides by byte rejection."""
+    if not 1 <= sides <= MAX_STREAM_FACES:
+        raise ValueError(f"no stream die has {sides} faces")  # no byte would ever be accepted
     limit = 256 - (256 % sides)
     counter = 0
     while True:

@@ -50,6 +50,16 @@ def _load(name: str) -> Ruleset[Any, Any, Any]:
     return ruleset
 
 
+def folded_versions(name: str) -> tuple[str, ...]:
+    """The rules versions of ruleset `name` this release folds exactly as recorded (DESIGN §3.5), the
+    current one last; none for a ruleset this release does not have. Verify, audit, import and the
+    workers all ask here whether a battle can be judged."""
+    try:
+        return get_ruleset(name).rules_versions
+    except LookupError:  # a ruleset of another release
+        return ()
+
+
 def _available(name: str) -> bool:
     try:
         get_ruleset(name)

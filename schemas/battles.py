@@ -22,7 +22,10 @@ class BattleCreateSchema(StrictSchema):
     )
     client_seed = fields.String(
         validate=validate.Length(max=256),
-        metadata={"description": "mixed into the dice stream key: sha256(server_seed || client_seed)"},
+        metadata={
+            "description": "mixed into the dice stream key: sha256(server_seed || client_seed); when omitted "
+            "or empty the service draws one (without it the key would be the public dice_commitment)"
+        },
     )
 
     @post_load

@@ -18,9 +18,10 @@ from eventstore.protocol import EventStore
 from eventstore.records import StoredEntry
 from rules.fold import UNDO
 from rules.history import battle_seeds, fold_history
+from rules.registry import folded_versions
 from rules.undo import Rewinder
 from service.audit_dice import Revealed, check_dice, stored_conclusion
-from service.supported_rules import folded_versions, unsupported
+from service.supported_rules import unsupported
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

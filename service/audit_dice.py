@@ -10,7 +10,7 @@ from typing import Any
 from eventstore.paging import iter_outcomes
 from eventstore.protocol import EventStore
 from eventstore.records import StoredEntry
-from rules.dice import commitment, stream_die, stream_key
+from rules.dice import MAX_STREAM_FACES, commitment, stream_die, stream_key
 from rules.fold import CONCLUDE
 
 MAX_LISTED = 100  # mismatches listed in one answer; the first ones tell an auditor where to look
@@ -77,7 +77,9 @@ def _check_rolls(
 def expected_roll(key: bytes, version: int, n: int, die: Any) -> int | None:
     """None when the stored die is no `d<faces>` at all: a mismatch however the value reads."""
     faces = str(die).removeprefix("d")
-    if not str(die).startswith("d") or not faces.isdigit() or int(faces) < 1:
+    if not str(die).startswith("d") or not (faces.isascii() and faces.isdigit()):
+        return None
+    if not 1 <= int(faces) <= MAX_STREAM_FACES:  # a byte per draw: a bigger die would be drawn forever
         return None
     return stream_die(key, version, n, int(faces))
 

@@ -19,6 +19,9 @@ from service.deps import Services
 from service.tokens import GM, mint
 
 SEED_BYTES = 32  # a 256-bit server seed (DESIGN §3.4)
+# drawn when the creator sends none: sha256(server_seed || "") is the public dice_commitment itself, so a
+# battle without a client seed would have a dice stream anyone holding a token could compute in advance
+CLIENT_SEED_BYTES = 16
 ID_ATTEMPTS = 3
 T = TypeVar("T")
 
@@ -43,7 +46,7 @@ def create_battle(deps: Services, body: dict[str, Any]) -> Created:
         "rules_version": ruleset.rules_version,
         "options": {**ruleset.default_options, **body.get("options", {})},
         "dice_commitment": commitment(server_seed),
-        "client_seed": body.get("client_seed", ""),
+        "client_seed": body.get("client_seed") or secrets.token_hex(CLIENT_SEED_BYTES),
         "name": body.get("name"),
     }
     entry = NewEntry(

@@ -34,9 +34,9 @@ ENTRY_FIELDS: dict[str, type | tuple[type, ...]] = {
 
 
 class Unusable(ValueError):
-    """Input that cannot be verified at all (exit 2, or a 422 naming the line)."""
+    """Input that cannot be verified at all (exit 2, or a 422 naming the line, 1-based)."""
 
-    def __init__(self, reason: str, *, version: int | None = None, line: int | None = None) -> None:
+    def __init__(self, reason: str, *, version: int | None = None, line: int) -> None:
         super().__init__(reason)
         self.reason, self.version, self.line = reason, version, line
 
@@ -133,7 +133,8 @@ def _carried(data: Any, line: int, expected: int) -> tuple[StoredEntry, dict[str
         raise Unusable(f"line {line} carries no JSON object as its data", version=expected, line=line)
     for name, kind in ENTRY_FIELDS.items():
         value = data.get(name)
-        if not isinstance(value, kind) or isinstance(value, bool):
+        # a member left out is no null: `idempotency_key` may be null, never absent
+        if name not in data or not isinstance(value, kind) or isinstance(value, bool):
             raise Unusable(f"line {line}: data.{name} is missing or mistyped", version=expected, line=line)
     outcome = data.get("outcome")
     if outcome is not None and not isinstance(outcome, dict):

@@ -1,10 +1,15 @@
 """`POST /battles/import`: spool the body to a temporary file as it streams in, verify it there with the
-offline verifier, and only then recreate the battle under a new id. Memory stays flat however long it is."""
+offline verifier, and only then recreate the battle under a new id. Memory stays flat however long it is.
+
+Each pass over the file opens it afresh: the verifier's passes overlap (an undo folds the file again up to
+an earlier version while the main pass is mid-file), so passes sharing one file object would share its
+position, and the first to finish would close it under the others."""
 
 from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import IO
 
 from eventstore.records import StoredEntry
@@ -15,7 +20,7 @@ from service.problems import Problem
 from service.tokens import GM, mint
 from service.verifying import Finding, Report, verify
 
-SPOOL_CHUNK = 1024 * 1024  # bytes kept in memory before the spool goes to disk
+SPOOL_NAME = "export.jsonl"
 INVALID = "import-invalid"
 NOT_CONCLUDED = "import-not-concluded"
 
@@ -23,8 +28,10 @@ NOT_CONCLUDED = "import-not-concluded"
 def import_export(deps: Services, body: IO[bytes]) -> Created:
     """A new battle recreated from a verified export, with its log, its revealed seed and a GM token;
     a 422 naming the first bad version when the export does not verify, and nothing created."""
-    with tempfile.SpooledTemporaryFile(max_size=SPOOL_CHUNK) as spool:
-        _spool(body, spool)
+    with tempfile.TemporaryDirectory(prefix="siege-import-") as folder:
+        spool = Path(folder) / SPOOL_NAME
+        with spool.open("wb") as out:
+            _spool(body, out)
         report = verify(lambda: _lines(spool))
         if report.status == "unsupported":
             raise unsupported_rules(report)
@@ -79,12 +86,13 @@ def _spool(body: IO[bytes], spool: IO[bytes]) -> None:
         spool.write(line)
 
 
-def _lines(spool: IO[bytes]) -> Iterator[bytes]:
-    spool.seek(0)
-    yield from spool
+def _lines(spool: Path) -> Iterator[bytes]:
+    """One pass of its own: its own handle, its own position, closed when the pass ends or is dropped."""
+    with spool.open("rb") as handle:
+        yield from handle
 
 
-def _entries(spool: IO[bytes]) -> Iterator[StoredEntry]:
+def _entries(spool: Path) -> Iterator[StoredEntry]:
     for number, raw in enumerate(_lines(spool), 1):
         yield read_line(raw, number, number, checked=True).entry
 

@@ -1,7 +1,7 @@
 """Whether this release can judge a battle: the ruleset and rules version its `battle_created` pinned are
 ones it folds exactly as recorded (`Ruleset.rules_versions`, DESIGN §3.5). `siege verify`, the audit and
 import ask here; a battle of rules this release does not have is reported as needing them, never as
-tampered (the workers ask the same question of the same `rules_versions`: workers/projection.py)."""
+tampered (the workers ask `rules.registry.folded_versions` too: workers/projection.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.registry import get_ruleset
+from rules.registry import folded_versions
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -32,14 +32,6 @@ class Unsupported:
             "rules_version": self.rules_version,
             "supported": list(self.supported),
         }
-
-
-def folded_versions(ruleset: str) -> tuple[str, ...]:
-    """The rules versions of `ruleset` this release folds exactly as recorded (none: no such ruleset)."""
-    try:
-        return get_ruleset(ruleset).rules_versions
-    except LookupError:  # a ruleset of another release
-        return ()
 
 
 def unsupported(created: Mapping[str, Any]) -> Unsupported | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Literal
 
 from eventstore.canonical import canonical_json
@@ -25,28 +26,36 @@ from eventstore.records import StoredEntry
 from rules.dice import commitment, stream_key
 from rules.fold import BATTLE_CREATED, CONCLUDE, Entry, Seeds
 from rules.history import fold_history
+from rules.registry import folded_versions
 from rules.undo import Rewinder
 from service.audit_dice import Revealed, expected_roll, parse_seed
 from service.export_format import Exported, Unusable, envelope_fault, read_line
-from service.supported_rules import Unsupported, folded_versions, unsupported
+from service.supported_rules import Unsupported, unsupported
 
 Kind = Literal["chain", "dice", "outcome", "missing", "order", "duplicate"]
 Status = Literal["verified", "tampered", "unusable", "unsupported"]
 EXIT_CODES: dict[Status, int] = {"verified": 0, "tampered": 1, "unusable": 2, "unsupported": 2}
-Lines = Callable[[], Iterable[bytes]]  # opens the export afresh for each pass
+# opens the export afresh for each pass; passes overlap (an undo's rewind reads while the main pass is
+# mid-file), so each call must read on its own, never share one file object and its position
+Lines = Callable[[], Iterable[bytes]]
 CHAIN_REASONS = {
     "prev_hash_mismatch": "prev_hash is not the hash of the version before",
     "hash_mismatch": "the entry's hash is not the hash of its content (edited data or dice)",
 }
-Recorded = tuple[dict[str, Any] | None, frozenset[str]]  # a stored outcome, and the stream slots supplied
+# a stored outcome, the stream slots supplied from it, and the line of the file it was read from
+Recorded = tuple[dict[str, Any] | None, frozenset[str], int]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Finding:
+    """The first bad version and the 1-based line of the file it was found on: the line holding that
+    version (the second copy of a duplicate, a late version where it stands), or the line where a version
+    not in the file was due (the line holding what came in its place; line 1 of a file with no events)."""
+
     version: int
     kind: Kind | Literal["unusable", "unsupported"]
     reason: str
-    line: int | None = None
+    line: int
 
     def one_line(self) -> str:
         return f"version {self.version}: {self.kind}: {self.reason}"
@@ -119,6 +128,7 @@ class Scan:
 
     client_seed: str = ""
     revealed: Revealed | None = None
+    revealed_line: int = 0
     seed: bytes | None = None  # the revealed seed, when it matches the commitment
     commitment_finding: Finding | None = None
     unsupported: Unsupported | None = None  # the rules version 1 pins, when this release does not fold them
@@ -126,8 +136,9 @@ class Scan:
 
 def _scan(lines: Iterable[bytes], report: Report) -> Scan:
     scan = Scan()
-    prev_version, prev_hash, pending_from = 0, GENESIS_HASH, 0
+    prev_version, prev_hash, pending_from, pending_line = 0, GENESIS_HASH, 0, 0
     gap: int | None = None  # the first version missing where it was due: later or never?
+    gap_line = 0  # the line where it was due
     for number, raw in enumerate(lines, 1):
         event = read_line(raw, number, prev_version + 1)
         version = event.entry.version
@@ -138,7 +149,7 @@ def _scan(lines: Iterable[bytes], report: Report) -> Scan:
         if version <= prev_version:
             return _found(report, scan, version, "duplicate", f"version {version} appears twice", number)
         if version > prev_version + 1:
-            gap = prev_version + 1
+            gap, gap_line = prev_version + 1, number
             continue
         problem = _link_fault(event, report, prev_hash)
         if problem is not None:
@@ -146,27 +157,29 @@ def _scan(lines: Iterable[bytes], report: Report) -> Scan:
         if version == 1:
             scan.client_seed, scan.unsupported = _created(event, report)
         if event.outcome is None:
-            pending_from = pending_from or version
+            if not pending_from:
+                pending_from, pending_line = version, number
         elif pending_from:
             reason = f"version {pending_from} has no outcome, yet later versions do"
-            return _found(report, scan, pending_from, "missing", reason, number)
+            return _found(report, scan, pending_from, "missing", reason, pending_line)
         elif (
             event.entry.type == CONCLUDE
             and scan.revealed is None
             and event.outcome.get("status") == "applied"
         ):
             scan.revealed = Revealed.of(version, event.outcome.get("result"))
+            scan.revealed_line = number
         prev_version, prev_hash = version, event.entry.hash
         report.entries, report.head_version, report.head_hash = version, version, prev_hash
     if gap is not None:
-        return _found(report, scan, gap, "missing", f"version {gap} is missing", None)
+        return _found(report, scan, gap, "missing", f"version {gap} is missing", gap_line)
     if prev_version == 0:
-        raise Unusable("the file holds no events", version=1, line=None)
+        raise Unusable("the file holds no events", version=1, line=1)
     _check_commitment(scan, report)
     return scan
 
 
-def _found(report: Report, scan: Scan, version: int, kind: Kind, reason: str, line: int | None) -> Scan:
+def _found(report: Report, scan: Scan, version: int, kind: Kind, reason: str, line: int) -> Scan:
     report.finding = Finding(version=version, kind=kind, reason=reason, line=line)
     return scan
 
@@ -204,7 +217,7 @@ def _check_dice_alone(lines: Lines, report: Report, scan: Scan, refused: Unsuppo
         for number, raw in enumerate(lines(), 1):
             event = read_line(raw, number, number, checked=True)
             if event.outcome is not None:
-                report.finding = _check_rolls(event.entry.version, event.outcome, key, report)
+                report.finding = _check_rolls(event.entry.version, number, event.outcome, key, report)
                 if report.finding is not None:
                     return
     report.finding = scan.commitment_finding or Finding(
@@ -224,7 +237,9 @@ def _check_commitment(scan: Scan, report: Report) -> None:
         scan.seed, report.server_seed = seed, revealed.server_seed
     else:
         reason = "the seed the conclusion reveals does not match the dice_commitment of version 1"
-        scan.commitment_finding = Finding(version=revealed.version, kind="dice", reason=reason)
+        scan.commitment_finding = Finding(
+            version=revealed.version, kind="dice", reason=reason, line=scan.revealed_line
+        )
 
 
 def _refold(lines: Lines, report: Report, scan: Scan) -> None:
@@ -247,30 +262,34 @@ def _refold(lines: Lines, report: Report, scan: Scan) -> None:
     except Unusable:
         raise
     except Exception as error:  # a log the rules cannot fold: the file says what was folded, and it fails
-        report.finding = Finding(version=version + 1, kind="outcome", reason=f"the fold failed: {error!r}")
+        # the entry it failed on is the oldest read and not judged yet; before any, line 1 holds version 1
+        outcome, line = (stored[0][0], stored[0][2]) if stored else (None, version + 1)
+        dice = None  # its stream dice are checked before its outcome (docs/export-format.md §7.2)
+        if scan.seed is not None and outcome is not None:
+            key = stream_key(scan.seed, scan.client_seed)
+            dice = _check_rolls(version + 1, line, outcome, key, report)
+        reason = f"the fold failed: {error!r}"
+        report.finding = dice or Finding(version=version + 1, kind="outcome", reason=reason, line=line)
         return
     report.finding = scan.commitment_finding
 
 
-def _recorded_entries(lines: Iterable[bytes], stored: deque[Recorded]) -> Iterator[Entry]:
+def _recorded_entries(lines: Iterable[bytes], stored: deque[Recorded], first: int = 1) -> Iterator[Entry]:
     """The log as the fold reads it, each entry's stream dice supplied as its outcome recorded them (the
-    outcome and the slots so supplied wait in `stored` for the comparison)."""
-    for number, raw in enumerate(lines, 1):
+    outcome and the slots so supplied wait in `stored` for the comparison); `first` numbers the first line."""
+    for number, raw in enumerate(lines, first):
         event = read_line(raw, number, number, checked=True)
         entry, outcome = event.entry, event.outcome
         supplied = _stream_dice(outcome, entry)
-        stored.append((outcome, frozenset(supplied)))
+        stored.append((outcome, frozenset(supplied), number))
         dice = {**supplied, **entry.dice}
         yield Entry(version=entry.version, type=entry.type, data=entry.data, dice=dice, hash=entry.hash)
 
 
 def _window(lines: Lines, after: int, upto: int) -> Iterator[Entry]:
-    """Entries after..upto of the export opened afresh, their stream dice supplied as recorded."""
-    for entry in _recorded_entries(lines(), deque()):
-        if entry.version > upto:
-            return
-        if entry.version > after:
-            yield entry
+    """Entries after..upto of the export opened afresh, their stream dice supplied as recorded. The scan
+    proved line n holds version n, so earlier lines are skipped unparsed: a rewind decodes its window."""
+    yield from _recorded_entries(islice(lines(), after, upto), deque(), first=after + 1)
 
 
 def _stream_dice(outcome: dict[str, Any] | None, entry: StoredEntry) -> dict[str, list[Any]]:
@@ -292,6 +311,7 @@ def _judge(
     fresh: dict[str, Any],
     outcome: dict[str, Any] | None,
     supplied: frozenset[str],
+    line: int,
     scan: Scan,
     report: Report,
 ) -> Finding | None:
@@ -300,7 +320,7 @@ def _judge(
         report.outcomes["pending"] += 1
         return None
     if scan.seed is not None:
-        finding = _check_rolls(version, outcome, stream_key(scan.seed, scan.client_seed), report)
+        finding = _check_rolls(version, line, outcome, stream_key(scan.seed, scan.client_seed), report)
         if finding is not None:
             return finding
     for roll in fresh.get("rolls") or []:  # supplied from the record: they were drawn from the stream
@@ -313,17 +333,19 @@ def _judge(
         k for k in {*fresh, *outcome} if canonical_json(fresh.get(k)) != canonical_json(outcome.get(k))
     )
     reason = f"the recorded outcome is not the one the rules give (differs in: {', '.join(differs)})"
-    return Finding(version=version, kind="outcome", reason=reason)
+    return Finding(version=version, kind="outcome", reason=reason, line=line)
 
 
-def _check_rolls(version: int, outcome: dict[str, Any], key: bytes, report: Report) -> Finding | None:
+def _check_rolls(
+    version: int, line: int, outcome: dict[str, Any], key: bytes, report: Report
+) -> Finding | None:
     for n, roll in enumerate(_stream_rolls(outcome)):  # the n-th stream die of a version is the n-th drawn
         report.dice["checked_rolls"] += 1
         expected = expected_roll(key, version, n, roll.get("die"))
         if roll.get("value") != expected:
             which = f"stream die {n} ({roll.get('slot')}, {roll.get('die')})"
             reason = f"{which} is {roll.get('value')}; the seed gives {expected}"
-            return Finding(version=version, kind="dice", reason=reason)
+            return Finding(version=version, kind="dice", reason=reason, line=line)
     return None
 
 

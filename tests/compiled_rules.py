@@ -6,9 +6,8 @@ from __future__ import annotations
 from workers import rules_build
 
 rules_build.choose(required=True)
+import rules.fold  # noqa: E402  (now: once pytest puts the checkout first on sys.path, the sources would win)
 
 
 def pytest_report_header() -> str:
-    import rules.fold
-
     return f"rules: compiled build, rules.fold from {rules.fold.__file__}"

@@ -1,11 +1,12 @@
-"""Which build of `rules/` a process runs: the mypyc-compiled one `make install` writes to build/mypyc/, or
-the pure Python, which stays the source of truth.
+"""Which build of `rules/` a process runs: the pure Python, the source of truth and the default, or, with
+`SIEGE_COMPILED_RULES=1`, the mypyc-compiled one that `make compiled-rules` (and `make test`) writes to
+build/mypyc/.
 
-`python -m workers.rules_build` compiles a copy of the sources out of the tree and records their digest;
-`choose()`, called at a process's start before anything imports `rules`, puts that build first on
-`sys.path` only when the digest still matches the sources, so an edit to rules/*.py never runs stale
-compiled code: a missing or stale build is a warning and the pure Python runs. `SIEGE_COMPILED_RULES=0`
-turns the compiled build off."""
+Both are one referee: tests/referee folds the same logs through each in its own process and compares the
+bytes. `python -m workers.rules_build` compiles a copy of the sources out of the tree and records their
+digest; `choose()`, called at a process's start before anything imports `rules`, puts that build first on
+`sys.path` only when asked to and when the digest still matches the sources, so an edit to rules/*.py never
+runs stale compiled code: a missing or stale build is a warning and the pure Python runs."""
 
 from __future__ import annotations
 
@@ -67,8 +68,8 @@ def unusable(package: Path, build: Path) -> str | None:
 def choose(*, required: bool = False, build: Path | None = None) -> bool:
     """Run the compiled build from here on when it matches the sources; True if it does. Logged either
     way. `required`: the compiled build or an error (the setting is not consulted)."""
-    if not required and os.environ.get(SETTING, "1") == "0":
-        log.info("rules: pure Python (%s=0)", SETTING)
+    if not required and os.environ.get(SETTING, "0") != "1":
+        log.info("rules: pure Python (the default; %s=1 runs the compiled build)", SETTING)
         return False
     build = build or default_build()
     problem = unusable(sources(), build)
@@ -86,8 +87,8 @@ def choose(*, required: bool = False, build: Path | None = None) -> bool:
 
 def hinted_modules() -> set[str]:
     """The modules defining records that are read by their annotations at run time (states and options
-    decoded, commands planned: rules.codec, rules.declare): mypyc keeps a compiled class's field types
-    only roughly (`int | None` becomes `type`), so these stay interpreted."""
+    decoded, commands planned: rules.codec, rules.declare), and their base classes' modules: mypyc keeps
+    a compiled class's field types only roughly (`int | None` becomes `type`), so these stay interpreted."""
     from rules.registry import get_ruleset, ruleset_names
 
     seen: set[type] = set()
@@ -100,7 +101,10 @@ def hinted_modules() -> set[str]:
         ]
         for root in roots:
             _records(root, seen)
-    return {record.__module__ for record in seen}
+    # and the modules of their base classes: mypyc binds a method of a class it compiled early, so an
+    # interpreted record's override (`CommandRecord.invalid`) would never be called from compiled code
+    bases = {base for record in seen for base in record.__mro__[1:] if base.__module__.startswith("rules")}
+    return {cls.__module__ for cls in seen | bases}
 
 
 def _records(tp: Any, seen: set[type]) -> None:

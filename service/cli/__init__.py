@@ -7,6 +7,7 @@ import json
 import sys
 import time
 from collections.abc import Iterator
+from itertools import count
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -44,17 +45,20 @@ def verify(
         raise typer.Exit(UNUSABLE) from None
     with progress("bytes") as bar:
         task = bar.add_task("verifying", total=2 * size)  # two passes over the file
+        opened = count()
 
         def lines() -> Iterator[bytes]:
+            shown = next(opened) < 2  # an undo's rewind opens more passes: they read, but are not progress
             read = 0
             with file.open("rb") as handle:
                 for n, line in enumerate(handle, 1):
                     read += len(line)
-                    if n % TICK == 0:
+                    if shown and n % TICK == 0:
                         bar.advance(task, read)
                         read = 0
                     yield line
-            bar.advance(task, read)
+            if shown:
+                bar.advance(task, read)
 
         report = verify_export(lines)
     if as_json:

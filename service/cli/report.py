@@ -28,6 +28,7 @@ def render_verify(console: Console, report: Report) -> None:
     headline = VERDICTS[report.status] + (f" {found.one_line()}" if found else "")
     console.print(headline, highlight=False, soft_wrap=True)
     rows = {
+        **({"found at": f"line {found.line} of the file"} if found else {}),
         "battle": str(report.source or "-"),
         "rules": f"{report.ruleset or '-'} {report.rules_version or ''}" + _folds(report),
         "entries": f"{report.entries} chained (head {report.head_version}, hash {report.head_hash})",

@@ -7,6 +7,7 @@ import hashlib
 from flask.testing import FlaskClient
 
 from eventstore.protocol import EventStore
+from rules.dice import stream_key
 from tests.api.helpers import WALL, accepted, assert_problem, create_battle, fold
 
 
@@ -132,3 +133,28 @@ def test_an_unknown_battle_is_a_404_problem_whatever_the_token(client: FlaskClie
     body = assert_problem(client.get("/battles/nope", headers=gm_of_other), 404, "battle-not-found")
 
     assert "nope" in body["detail"]
+
+
+def test_a_battle_created_without_a_client_seed_gets_one_so_its_dice_cannot_be_foreseen(
+    client: FlaskClient, redis_store: EventStore
+) -> None:
+    """The stream key is sha256(server_seed || client_seed) and the public dice_commitment is
+    sha256(server_seed): with an empty client seed anyone holding a token could compute every die before
+    it is rolled. Omitted or empty, the service draws one and records it in battle_created."""
+    seeds = []
+    for body in (
+        {"ruleset": "epic"},
+        {"ruleset": "epic", "client_seed": ""},
+        {"ruleset": "epic", "client_seed": "t7"},
+    ):
+        battle_id = client.post("/battles", json=body).get_json()["id"]
+        created = redis_store.entry(battle_id, 1)
+        assert created is not None
+        client_seed = str(created.data["client_seed"])
+        server_seed = bytes.fromhex(redis_store.secret(battle_id))
+        key = stream_key(server_seed, client_seed)
+        assert key != bytes.fromhex(str(created.data["dice_commitment"]))  # not the public commitment
+        seeds.append(client_seed)
+    drawn, drawn_again, given = seeds
+    assert len(drawn) == len(drawn_again) == 32 and drawn != drawn_again
+    assert given == "t7"

@@ -10,7 +10,17 @@ from flask.testing import FlaskClient
 
 from eventstore.protocol import EventStore
 from service.verifying import verify
-from tests.api.exports import CONCLUDE, TAMPERS, UNUSABLE, Lines, event, exported, played
+from tests.api.exports import (
+    CONCLUDE,
+    TAMPERS,
+    UNUSABLE,
+    UNUSABLE_LINES,
+    Lines,
+    event,
+    exported,
+    line_of,
+    played,
+)  # fmt: skip
 from tests.api.helpers import accepted, assert_problem, bearer, create_battle, mint
 
 
@@ -104,6 +114,7 @@ def test_a_tampered_export_names_its_first_bad_version_and_kind(
     assert report.status == "tampered" and report.exit_code == 1
     assert report.finding is not None, report.wire()
     assert (report.finding.kind, report.finding.version) == (kind, version(lines)), report.finding
+    assert report.finding.line == line_of(lines, version(lines)), report.finding
 
 
 @pytest.mark.parametrize("case", sorted(UNUSABLE))
@@ -116,6 +127,7 @@ def test_a_file_that_cannot_be_verified_is_unusable_with_a_reason(
 
     assert report.status == "unusable" and report.exit_code == 2
     assert report.finding is not None and report.finding.reason and "\n" not in report.finding.one_line()
+    assert report.finding.line == UNUSABLE_LINES[case](lines), report.finding
 
 
 def test_the_report_is_plain_json(client: FlaskClient, redis_store: EventStore) -> None:

@@ -3,25 +3,33 @@ re-export verifies with the same outcomes; a tampered or unusable file is a 422 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
 
+import rules.undo
 from eventstore.protocol import EventStore
 from service.app import create_app
 from service.verifying import verify
-from tests.api.exports import TAMPERS, UNUSABLE, Lines, event, exported, played
+from tests.api.exports import (
+    TAMPERS,
+    UNDONE,
+    UNUSABLE,
+    UNUSABLE_LINES,
+    Lines,
+    event,
+    exported,
+    first_stream_roll,
+    imported,
+    line_of,
+    played,
+    played_undos,
+)  # fmt: skip
 from tests.api.helpers import assert_problem, fold
 from tests.fixtures.app import GmClient, config_for
-
-NDJSON = "application/x-ndjson"
-
-
-def imported(client: FlaskClient, lines: Lines, **headers: str) -> TestResponse:
-    return client.post("/battles/import", data=b"".join(lines), content_type=NDJSON, headers=headers)
 
 
 def battle_count(store: EventStore) -> int:
@@ -55,6 +63,43 @@ def test_an_imported_battle_audits_clean_and_re_exports_the_same_outcomes(
         assert after["source"] == f"/battles/{copy}"
 
 
+def counted(lines: Lines) -> tuple[Callable[[], Iterator[bytes]], list[int]]:
+    """`lines` as a verifier's `Lines`, and [passes open now, most open at once]."""
+    open_now = [0, 0]
+
+    def opened() -> Iterator[bytes]:
+        open_now[0] += 1
+        open_now[1] = max(open_now)
+        try:
+            yield from lines
+        finally:
+            open_now[0] -= 1
+
+    return opened, open_now
+
+
+@pytest.mark.parametrize("case", sorted(UNDONE))
+def test_a_battle_with_an_applied_undo_imports(
+    client: FlaskClient, redis_store: EventStore, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    if case == "nested_rewinds":  # one remembered state: a rewind folds through undos it must rewind again
+        monkeypatch.setattr(rules.undo, "KEEP", 1)
+    lines = exported(client, played_undos(client, redis_store, case))
+    opened, open_now = counted(lines)
+    assert verify(opened).status == "verified"
+    assert open_now[1] >= (3 if case == "nested_rewinds" else 2)  # passes overlapped: main and rewinds
+
+    answer = imported(client, lines)
+
+    assert answer.status_code == 201, answer.get_json()
+    copy = answer.get_json()["id"]
+    fold(redis_store, copy)
+    again = exported(client, copy, Authorization=f"Bearer {answer.get_json()['gm_token']}")
+    assert [event(again, v)["data"] for v in range(1, len(again) + 1)] == [
+        event(lines, v)["data"] for v in range(1, len(lines) + 1)
+    ]
+
+
 @pytest.mark.parametrize("tamper", sorted(TAMPERS))
 def test_a_tampered_export_is_refused_naming_its_version_and_creates_nothing(
     client: FlaskClient, redis_store: EventStore, tamper: str
@@ -66,6 +111,7 @@ def test_a_tampered_export_is_refused_naming_its_version_and_creates_nothing(
     problem = assert_problem(imported(client, lines), 422, "import-invalid")
 
     assert (problem["kind"], problem["version"]) == (kind, version(lines))
+    assert problem["line"] == line_of(lines, version(lines)), problem
     assert f"version {version(lines)}: {kind}" in problem["detail"]
     assert battle_count(redis_store) == before
 
@@ -80,7 +126,27 @@ def test_an_unusable_file_is_refused_and_creates_nothing(
     problem = assert_problem(imported(client, lines), 422, "import-invalid")
 
     assert problem["kind"] == "unusable" and problem["reason"]
+    assert problem["line"] == UNUSABLE_LINES[case](lines), problem
     assert battle_count(redis_store) == before
+
+
+def test_a_stream_die_the_fold_cannot_read_is_reported_as_a_die_once_the_seed_is_known(
+    client: FlaskClient, redis_store: EventStore
+) -> None:
+    """docs/export-format.md §7.2 checks a version's stream dice before its outcome: a die recorded as "six"
+    is the seed's `dice` finding, not the fold's failure; before `conclude` no seed judges it: `outcome`."""
+    spoil = TAMPERS["stream_die_not_a_number"][0]
+    lines = exported(client, played(client, redis_store))
+    version, roll = first_stream_roll(lines)  # the honest export verifies: its value is the seed's
+
+    problem = assert_problem(imported(client, spoil(lines)), 422, "import-invalid")
+
+    assert (problem["kind"], problem["version"], problem["line"]) == ("dice", version, version), problem
+    assert problem["reason"].endswith(f"is six; the seed gives {roll['value']}"), problem
+    unconcluded = spoil(exported(client, played(client, redis_store, conclude=False)))
+    found = verify(lambda: iter(unconcluded)).finding
+    assert found is not None and (found.kind, found.version, found.line) == ("outcome", version, version)
+    assert found.reason.startswith("the fold failed"), found
 
 
 def test_a_battle_not_concluded_cannot_be_imported(client: FlaskClient, redis_store: EventStore) -> None:

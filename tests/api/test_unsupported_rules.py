@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-import secrets
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +18,20 @@ from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 from typer.testing import CliRunner
 
-from eventstore.canonical import canonical_json
 from eventstore.protocol import EventStore
 from eventstore.queues import REPLAY
-from eventstore.records import Projection
 from rules.registry import get_ruleset
 from service.cli import app
-from service.export_format import read_line
-from service.tokens import GM, mint
-from tests.api.exports import TAMPERS, UNSUPPORTED, Lines, event, exported, played, repinned
+from tests.api.exports import (
+    TAMPERS,
+    UNSUPPORTED,
+    Lines,
+    event,
+    exported,
+    played,
+    repinned,
+    written_by_another_release,
+)
 from tests.api.helpers import assert_problem
 from workers.drain import drain_pending
 from workers.projection import UnsupportedRules, project_battle
@@ -56,17 +60,9 @@ def stream_rolls(lines: Lines) -> int:
 
 
 def stored(store: EventStore, lines: Lines, *, outcomes: bool = True) -> tuple[str, dict[str, str]]:
-    """The battle in this store as the other release wrote it there: its log, its seed and (`outcomes`)
-    the outcomes its workers folded; its id and a GM token's header."""
-    events = [read_line(raw, n, n) for n, raw in enumerate(lines, 1)]
-    seed = str(events[-1].outcome["result"]["server_seed"])  # type: ignore[index]
-    battle_id, gm = secrets.token_hex(12), mint(GM)
-    store.import_battle(battle_id, (e.entry for e in events), seed, token=gm.record)
-    if outcomes:
-        written = [(e.entry.version, canonical_json(e.outcome)) for e in events]
-        state = Projection(version=len(events), state=canonical_json({"written_by": "another release"}))
-        assert store.save_projection(battle_id, state=state, outcomes=written)
-    return battle_id, {"Authorization": f"Bearer {gm.secret}"}
+    """The battle in this store as the other release wrote it: its id and a GM token's header."""
+    battle_id, token = written_by_another_release(store, lines, outcomes=outcomes)
+    return battle_id, {"Authorization": f"Bearer {token}"}
 
 
 # --- siege verify ------------------------------------------------------------------------------------

@@ -11,6 +11,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from rules.registry import get_ruleset
+from service.exporting import export_lines
+from service.tokens import OBSERVER
+from tests.api.exports import repinned, written_by_another_release
 from tests.browser.battles import (
     EAST_WALL,
     EAST_WALL_ASSAULT,
@@ -33,6 +37,7 @@ pytestmark = [
 ]
 
 DESKTOP = {"width": 1280, "height": 800}
+RULES_VERSION = ", ".join(get_ruleset("epic").rules_versions)
 PHONE = {"width": 390, "height": 844}
 
 
@@ -346,3 +351,26 @@ def test_without_a_token_the_page_says_how_to_open_it(
     response = desktop_en.goto(f"{live_service.base_url}/viewer/{east_wall.battle_id}")
     assert response is not None and response.status == 200
     expect(desktop_en.locator("#status")).to_contain_text("#token=")
+
+
+def test_a_battle_of_rules_this_release_does_not_fold_is_badged_unsupported_not_failed(
+    live_service: LiveService, east_wall: Played, desktop_en: Page
+) -> None:
+    store = live_service.store()
+    lines = repinned(list(export_lines(store, east_wall.battle_id)), {"rules_version": "epic-0"})
+    folded = store.projection(east_wall.battle_id)
+    assert folded is not None  # its state as the other release's workers folded it, pinned like its log
+    current = get_ruleset("epic").rules_version
+    state = folded.state.replace(f'"rules_version":"{current}"', '"rules_version":"epic-0"')
+    battle_id, token = written_by_another_release(store, lines, state=state, role=OBSERVER)
+    played = Played(battle_id, "", token, len(lines))
+    page = desktop_en
+    log = open_viewer(page, live_service, played)
+
+    badge = page.locator("#audit")
+    expect(badge).to_have_class("badge unsupported")
+    expect(badge).to_contain_text("Rules not supported here")
+    expect(badge).to_contain_text(f"not replayed: it needs rules epic-0, this release folds {RULES_VERSION}")
+    expect(badge).to_contain_text("chain intact")
+    expect(badge).not_to_contain_text("differs")
+    assert_token_kept_out(page, log, played, live_service.base_url)

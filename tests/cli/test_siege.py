@@ -19,7 +19,17 @@ from typer.testing import CliRunner
 from eventstore.protocol import EventStore
 from eventstore.queues import REPLAY
 from service.cli import app
-from tests.api.exports import TAMPERS, UNUSABLE, Lines, exported, played
+from tests.api.exports import (
+    TAMPERS,
+    UNDONE,
+    UNUSABLE,
+    UNUSABLE_LINES,
+    Lines,
+    exported,
+    line_of,
+    played,
+    played_undos,
+)  # fmt: skip
 
 runner = CliRunner()
 
@@ -45,6 +55,17 @@ def test_verify_accepts_a_good_export_and_says_what_it_checked(
     assert "matches its commitment" in result.stdout
 
 
+@pytest.mark.parametrize("case", ["one_undo", "undo_after_an_undo"])
+def test_verify_reads_the_file_afresh_for_each_undo_it_folds_again(
+    client: FlaskClient, redis_store: EventStore, tmp_path: Path, case: str
+) -> None:
+    assert case in UNDONE
+    result = siege("verify", written(tmp_path, exported(client, played_undos(client, redis_store, case))))
+
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("VERIFIED")
+
+
 @pytest.mark.parametrize("tamper", sorted(TAMPERS))
 def test_verify_names_the_first_bad_version_and_kind_of_a_tampered_export(
     client: FlaskClient, redis_store: EventStore, tmp_path: Path, tamper: str
@@ -56,6 +77,7 @@ def test_verify_names_the_first_bad_version_and_kind_of_a_tampered_export(
 
     assert result.exit_code == 1, result.output
     assert result.stdout.splitlines()[0].startswith(f"TAMPERED version {version(lines)}: {kind}: ")
+    assert f"line {line_of(lines, version(lines))} of the file" in result.stdout
 
 
 @pytest.mark.parametrize("case", sorted(UNUSABLE))
@@ -69,6 +91,7 @@ def test_verify_exits_2_on_a_file_it_cannot_judge(
     assert result.exit_code == 2, result.output
     report = json.loads(result.stdout)
     assert report["status"] == "unusable" and report["finding"]["reason"]
+    assert report["finding"]["line"] == UNUSABLE_LINES[case](lines)
 
 
 def test_verify_exits_2_on_a_missing_file(tmp_path: Path) -> None:

@@ -54,15 +54,6 @@ def name(path: Path) -> str:
     return f"{path.parent.name}/{path.stem}"
 
 
-def undone_then_more(path: Path) -> bool:
-    """An applied undo with a later entry: what the undo import bug (issue 19, §3) refuses today."""
-    events = carried(path)
-    return any(
-        e["type"] == UNDO and e["outcome"]["status"] == "applied" and n < len(events)
-        for n, e in enumerate(events, 1)
-    )
-
-
 @pytest.mark.parametrize("path", FILES, ids=name)
 def test_siege_verify_says_verified(path: Path) -> None:
     rules_version = path.parent.name
@@ -93,11 +84,8 @@ def test_the_installed_siege_command_verifies_a_golden_file(rules_version: str) 
 
 @pytest.mark.parametrize("path", FILES, ids=name)
 def test_it_imports_and_folded_again_exports_the_same_bytes(
-    client: FlaskClient, redis_store: EventStore, path: Path, request: pytest.FixtureRequest
+    client: FlaskClient, redis_store: EventStore, path: Path
 ) -> None:
-    if undone_then_more(path):  # strict: once the import is fixed (its own branch) this mark must go
-        reason = "import of an undo followed by a command fails: 'I/O operation on closed file'"
-        request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
     lines = lines_of(path)
     answer = client.post("/battles/import", data=b"".join(lines), content_type=NDJSON)
     assert answer.status_code == 201, answer.get_json()

@@ -10,13 +10,9 @@ import sys
 import sysconfig
 from pathlib import Path
 
-import pytest
-
 from workers import rules_build
 
 ROOT = Path(__file__).resolve().parents[2]
-# the tests of the rules themselves, run a second time against the compiled build
-RULES_TESTS = ["tests/rules", "tests/examples", "tests/core/test_frozen.py", "tests/core/test_codec.py"]
 WHICH = (
     "import logging; logging.basicConfig(level=logging.INFO)\n"
     "from workers import rules_build; rules_build.choose()\n"
@@ -79,38 +75,13 @@ def test_a_process_runs_the_compiled_build_when_current_and_says_so() -> None:
     assert f"rules: compiled build in {rules_build.default_build()}" in ran.stderr
 
 
-def test_the_setting_or_a_stale_build_runs_the_pure_python_with_a_warning(tmp_path: Path) -> None:
-    off = which_rules("0")
-    assert off.stdout.strip() == str(rules_build.sources() / "fold.py")
-    assert "rules: pure Python (SIEGE_COMPILED_RULES=0)" in off.stderr
+def test_the_default_or_a_stale_build_runs_the_pure_python_with_a_warning(tmp_path: Path) -> None:
+    for setting in ("0", ""):  # unset or anything but 1: the default
+        off = which_rules(setting)
+        assert off.stdout.strip() == str(rules_build.sources() / "fold.py")
+        assert "rules: pure Python (the default; SIEGE_COMPILED_RULES=1 runs" in off.stderr
     stale = a_build_of(rules_build.sources(), tmp_path / "build")
     (stale / rules_build.DIGEST).write_text("0" * 64 + "\n")
     ran = which_rules("1", stale)
     assert ran.stdout.strip() == str(rules_build.sources() / "fold.py")
     assert "rules: pure Python, the compiled build" in ran.stderr and "is stale" in ran.stderr
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(1200)
-def test_the_rules_tests_pass_against_the_compiled_build() -> None:
-    """A semantic difference of mypyc's (a field type, an unreachable branch, a frozen record) fails here."""
-    pytest = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "-p",
-        "tests.compiled_rules",
-        "-p",
-        "no:xdist",
-        "-p",
-        "no:cacheprovider",
-    ]
-    run = subprocess.run(
-        [*pytest, "-x", *RULES_TESTS],
-        cwd=ROOT,
-        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")},
-        capture_output=True,
-        text=True,
-    )
-    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
-    assert "rules: compiled build, rules.fold from" in run.stdout and " passed" in run.stdout
