@@ -84,7 +84,8 @@ class BattleWriter:
         options = {p.name: _value(p, rnd, self.ids) for p in plan(self.ruleset.options) if rnd.random() < 0.3}
         return {
             "ruleset": self.ruleset.name,
-            "rules_version": self.ruleset.rules_version,
+            # mostly today's rules, sometimes an earlier version this release still folds (rules/v1)
+            "rules_version": rnd.choice([*self.ruleset.rules_versions, *[self.ruleset.rules_version] * 3]),
             "options": options,
             "dice_commitment": commitment(SERVER_SEED),
             "client_seed": rnd.choice(["", "", "table-7", "é🎲"]),

@@ -5,6 +5,7 @@ undos, `conclude`). Each build folds in its own process and is shown to run only
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -27,6 +28,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("referee"), pytest.mark.
 STEPS = int(os.environ.get("SIEGE_REFEREE_STEPS", "100000"))
 STEPS_PER_BATTLE = 12  # Hypothesis steps, each a burst of up to BURST entries
 BURST = 16
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 PLANTED = (b"nothing_to_undo", b"nothing_to_und0")  # a reason code, changed in a copy of the compiled build
 CAUGHT = 'outcome.reason: pure: "nothing_to_undo", compiled: "nothing_to_und0"'
 
@@ -82,6 +84,19 @@ def test_the_builds_agree_on_every_log_the_rules_tests_play(
         except Divergence as divergence:
             raise Divergence(f"{log['test']}:\n{divergence}") from None
     assert referees.steps == sum(len(log["entries"]) for log in logs)
+
+
+def test_the_builds_agree_on_the_golden_corpus(referees: Referees) -> None:
+    """Every battle of every rules version the release folds (tests/golden), entries as exported."""
+    files = sorted(GOLDEN.glob("*/*.jsonl"))
+    assert {path.parent.name for path in files} >= {"epic-1", "epic-2", "pathfinder-1", "pathfinder-2"}
+    for path in files:
+        events = [json.loads(line)["data"] for line in path.read_text().splitlines()]
+        entries = [{k: e[k] for k in ("version", "type", "data", "dice")} for e in events]
+        try:
+            referees.fold(entries)
+        except Divergence as divergence:
+            raise Divergence(f"{path}:\n{divergence}") from None
 
 
 def machine(ruleset: str, referees: Referees, library: Library) -> type[RuleBasedStateMachine]:
