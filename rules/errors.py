@@ -17,3 +17,12 @@ class Rejected(Exception):
         for key, value in detail.items():
             self.detail.setdefault(key, value)
         return self
+
+
+class UnfoldableRules(LookupError):
+    """A battle pinned to a rules version this release does not fold (DESIGN §3.5): folding it with other
+    rules would put words in the referee's mouth, so the fold refuses at version 1."""
+
+    def __init__(self, ruleset: str, rules_version: str, supported: tuple[str, ...]) -> None:
+        super().__init__(f"the battle needs rules version {rules_version} of {ruleset}")
+        self.ruleset, self.rules_version, self.supported = ruleset, rules_version, supported

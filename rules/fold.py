@@ -12,7 +12,7 @@ from rules import v1
 from rules.codec import JSON, encode
 from rules.declare import CommandRecord
 from rules.dice import Dice, stream_key
-from rules.errors import Rejected
+from rules.errors import Rejected, UnfoldableRules
 from rules.events import event_name
 from rules.registry import get_ruleset
 from rules.ruleset import Ruleset
@@ -199,10 +199,13 @@ def _create(entry: LogEntry) -> tuple[Battle[Any], dict[str, JSON]]:
     if entry.version != 1 or entry.type != BATTLE_CREATED:
         raise ValueError("a battle's history starts with battle_created at version 1")
     ruleset = get_ruleset(str(entry.data["ruleset"]))
+    pinned = str(entry.data.get("rules_version", ruleset.rules_version))
+    if pinned not in ruleset.rules_versions:  # every reader folds through here: none judges by other rules
+        raise UnfoldableRules(ruleset.name, pinned, ruleset.rules_versions)
     options = {**ruleset.default_options, **dict(entry.data.get("options") or {})}
     battle = Battle(
         ruleset=ruleset.name,
-        rules_version=str(entry.data.get("rules_version", ruleset.rules_version)),
+        rules_version=pinned,
         options=options,
         version=1,
         concluded=False,
@@ -244,7 +247,13 @@ def _outcome(
 
 
 def encode_battle(battle: Battle[Any]) -> dict[str, JSON]:
-    ruleset = get_ruleset(battle.ruleset)
+    encoded = encode_header(battle)
+    encoded["game"] = get_ruleset(battle.ruleset).encode_state(battle.game)
+    return encoded
+
+
+def encode_header(battle: Battle[Any]) -> dict[str, JSON]:
+    """`encode_battle` but the ruleset's own state (`game`), which a caller may encode apart."""
     encoded: dict[str, JSON] = {
         "ruleset": battle.ruleset,
         "rules_version": battle.rules_version,
@@ -252,7 +261,6 @@ def encode_battle(battle: Battle[Any]) -> dict[str, JSON]:
         "version": battle.version,
         "concluded": battle.concluded,
         "dice_commitment": battle.dice_commitment,
-        "game": ruleset.encode_state(battle.game),
     }
     if battle.rules_version not in v1.VERSIONS:  # version 1 had no undo, so its states no `undoable`
         encoded["undoable"] = battle.undoable

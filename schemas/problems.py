@@ -36,6 +36,11 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "idempotency-key-reused": (422, "this Idempotency-Key was used with another body (`version`)"),
     "import-invalid": (422, "the export does not verify: `version`, `kind`, `reason` and `line` say where"),
     "import-not-concluded": (422, "the export is of a battle not concluded yet: it cannot carry the seed"),
+    "unsupported-rules": (
+        409,
+        "the battle is pinned to a rules version this release does not fold: its state, time travel and "
+        "previews are not computed with other rules (`ruleset`, `rules_version`, `supported`)",
+    ),
     "import-unsupported-rules": (
         422,
         "the export's rules version is not one this release folds: `ruleset`, `rules_version` and "

@@ -19,6 +19,7 @@ from eventstore.errors import (
     UnknownBattle,
     VersionConflict,
 )
+from rules.errors import UnfoldableRules
 from schemas.problems import ABOUT_BLANK, PROBLEM_BASE
 
 PROBLEM_JSON = "application/problem+json"
@@ -81,6 +82,7 @@ def install(app: Flask) -> None:
     app.register_error_handler(IdempotencyMismatch, _idempotency_mismatch)
     app.register_error_handler(IdempotencyInFlight, _idempotency_in_flight)
     app.register_error_handler(AppendContention, _contention)
+    app.register_error_handler(UnfoldableRules, _unfoldable)
     for unavailable in STORE_DOWN:
         app.register_error_handler(unavailable, store_unavailable)
     app.register_error_handler(HTTPException, _http_exception)
@@ -112,6 +114,14 @@ def _idempotency_in_flight(error: IdempotencyInFlight) -> Response:
     return Problem(
         409, "idempotency-key-in-flight", "Idempotency-Key in flight", detail, headers=RETRY_SOON
     ).response()
+
+
+def _unfoldable(error: UnfoldableRules) -> Response:
+    detail = f"{error}; this release folds {', '.join(error.supported) or 'none of its versions'}."
+    return Problem(
+        409, "unsupported-rules", "Rules this release does not fold", detail,
+        ruleset=error.ruleset, rules_version=error.rules_version, supported=list(error.supported),
+    ).response()  # fmt: skip
 
 
 def _contention(error: AppendContention) -> Response:

@@ -10,8 +10,10 @@ from eventstore.canonical import canonical_json
 from eventstore.paging import history
 from eventstore.protocol import EventStore
 from eventstore.records import Projection, StoredEntry
+from rules.errors import UnfoldableRules
 from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, state_after
+from rules.registry import folded_versions
 from rules.undo import Rewinder, from_snapshots
 from service.problems import Problem
 
@@ -27,16 +29,26 @@ def state_at(store: EventStore, created: StoredEntry, battle_id: str, version: i
         raise Problem(404, "version-not-found", "No such version", f"The battle's head is version {head}.")
     if projection is not None and projection.version == target:
         return projection
+    judged(created)
     battle = _folded(store, created, battle_id, target, projection)
     return Projection(version=target, state=canonical_json(encode_battle(battle)))
 
 
 def battle_at(store: EventStore, created: StoredEntry, battle_id: str, version: int) -> Battle[Any]:
     """The battle at `version` (at most the head), decoded: what the API judges a side's command on."""
+    judged(created)
     projection = store.projection(battle_id)
     if projection is not None and projection.version == version:
         return decode_battle(json.loads(projection.state))
     return _folded(store, created, battle_id, version, projection)
+
+
+def judged(created: StoredEntry) -> None:
+    """UnfoldableRules (a 409) for a battle pinned to rules this release does not fold: its states, stored
+    by another release, are neither decoded nor folded again with these rules."""
+    name, pinned = str(created.data.get("ruleset")), str(created.data.get("rules_version"))
+    if pinned not in folded_versions(name):
+        raise UnfoldableRules(name, pinned, folded_versions(name))
 
 
 def _folded(

@@ -57,11 +57,11 @@ def unusable(package: Path, build: Path) -> str | None:
     """Why `build` cannot stand in for the sources in `package` (None: it can)."""
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     if not (build / DIGEST).is_file():
-        return f"no compiled build in {build} (`make install` builds it)"
+        return f"no compiled build in {build} (`make compiled-rules` builds it)"
     if not (build / "rules" / f"__init__{suffix}").is_file():
         return f"the compiled build in {build} is not for this interpreter ({suffix})"
     if (build / DIGEST).read_text().strip() != digest(package):
-        return f"the compiled build in {build} is stale: rules/ or its recipe changed (`make install`)"
+        return f"the compiled build in {build} is stale: rules/ or its recipe changed (`make compiled-rules`)"
     return None
 
 

@@ -216,3 +216,23 @@ def test_a_replay_job_fails_saying_which_rules_it_needs_and_keeps_the_outcomes(
     assert view["status"] == "failed", view
     assert "UnsupportedRules" in view["error"] and "needs rules version epic-0 of epic" in view["error"]
     assert redis_store.outcomes(battle_id, limit=100) == before  # a rebuild deleted nothing
+
+
+# --- time travel and previews -------------------------------------------------------------------------
+
+
+def test_time_travel_and_previews_answer_409_unsupported_rules_instead_of_folding_with_other_rules(
+    client: FlaskClient, redis_store: EventStore
+) -> None:
+    """Every reader folds through `rules.fold`, which refuses a battle pinned to rules it does not have at
+    version 1: the state at an earlier version and a preview are not computed with today's rules."""
+    lines = another_release(client, redis_store, UNSUPPORTED["unknown_rules_version"])
+    battle_id, gm = stored(redis_store, lines)
+
+    at = client.get(f"/battles/{battle_id}/state?at=3", headers=gm)
+    preview = client.post(f"/battles/{battle_id}/previews", json={"type": "advance_phase"}, headers=gm)
+
+    for answer in (at, preview):
+        problem = assert_problem(answer, 409, "unsupported-rules")
+        assert (problem["ruleset"], problem["rules_version"]) == ("epic", "epic-0")
+        assert problem["supported"] == list(get_ruleset("epic").rules_versions)

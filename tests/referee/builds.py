@@ -16,6 +16,7 @@ from workers import rules_build
 
 ROOT = Path(__file__).resolve().parents[2]
 Entry = Mapping[str, Any]  # {version, type, data, dice}
+CHUNK = 100  # entries sent before their answers are read: well within what a pipe holds either way
 
 
 class FoldServer:
@@ -113,16 +114,21 @@ class Referees:
         self.steps_of(entries[1:])
 
     def _fold(self, op: str, entries: list[Entry]) -> None:
+        for start in range(0, len(entries), CHUNK):
+            self._chunk(op, entries[start : start + CHUNK], len(entries) - start)
+
+    def _chunk(self, op: str, entries: list[Entry], left: int) -> None:
         for server in self.servers:
             for entry in entries:
                 server.send(op, entry)
             server.flush()
         answers = [[server.answer() for _ in entries] for server in self.servers]
-        for n in range(len(entries)):
-            self.steps += 1
-            if any(a[n] != answers[0][n] for a in answers[1:]):
-                self.log = self.log[: len(self.log) - len(entries) + n + 1]
-                raise Divergence(self._explain())
+        for n, entry in enumerate(entries):
+            self.steps += entry["type"] != "battle_created"  # entries generated, creations aside
+            failed = [a[n]["error"] for a in answers if "error" in a[n]]
+            if failed or any(a[n] != answers[0][n] for a in answers[1:]):
+                self.log = self.log[: len(self.log) - left + n + 1]
+                raise Divergence(self._explain() + "".join(f"\n  the fold failed: {e}" for e in failed))
 
     def _explain(self) -> str:
         """The diverging entry, and the outcome and state each build gave (re-folded in full)."""

@@ -28,6 +28,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("referee"), pytest.mark.
 STEPS = int(os.environ.get("SIEGE_REFEREE_STEPS", "100000"))
 STEPS_PER_BATTLE = 12  # Hypothesis steps, each a burst of up to BURST entries
 BURST = 16
+KINDS = (*STEP_KINDS, *STEP_KINDS, "conclude")  # a battle concludes after about 80 entries on average
+AFTER_CONCLUDE = 2  # entries sent after a battle's conclusion
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 PLANTED = (b"nothing_to_undo", b"nothing_to_und0")  # a reason code, changed in a copy of the compiled build
 CAUGHT = 'outcome.reason: pure: "nothing_to_undo", compiled: "nothing_to_und0"'
@@ -99,24 +101,31 @@ def test_the_builds_agree_on_the_golden_corpus(referees: Referees) -> None:
             raise Divergence(f"{path}:\n{divergence}") from None
 
 
-def machine(ruleset: str, referees: Referees, library: Library) -> type[RuleBasedStateMachine]:
-    """Random battles of `ruleset`, each entry folded by every build as it is made."""
+def machine(ruleset: str, referees: Referees, library: Library, salt: int) -> type[RuleBasedStateMachine]:
+    """Random battles of `ruleset`, each entry folded by every build as it is made; `salt` tells one run of
+    the (derandomized) machine from the next, so a second run plays other battles, not the same again."""
 
     class Battle(RuleBasedStateMachine):
         @initialize(seed=st.integers(0, 2**32 - 1))
         def create(self, seed: int) -> None:
-            rnd = random.Random(seed)
+            rnd = random.Random(f"{salt}:{seed}")
             self.writer = BattleWriter(ruleset, library, rnd)
             self.version = 1
+            self.since_conclude = 0  # entries sent from the conclusion on
             data = self.writer.created(rnd)
             referees.battle({"version": 1, "type": "battle_created", "data": data, "dice": {}})
 
-        @rule(kinds=st.lists(st.sampled_from((*STEP_KINDS, "conclude")), min_size=1, max_size=BURST),
-              seed=st.integers(0, 2**32 - 1))  # fmt: skip
+        @rule(
+            kinds=st.lists(st.sampled_from(KINDS), min_size=1, max_size=BURST), seed=st.integers(0, 2**32 - 1)
+        )
         def send(self, kinds: list[str], seed: int) -> None:
             """A burst of commands, their details drawn from one seed (each step of Hypothesis costs)."""
-            rnd, entries = random.Random(seed), []
+            rnd, entries = random.Random(f"{salt}:{seed}"), []
             for kind in kinds:
+                if self.since_conclude > AFTER_CONCLUDE:
+                    break  # what follows a conclusion is all battle_concluded: a few of them say it
+                if self.since_conclude or kind == "conclude":
+                    self.since_conclude += 1
                 command = dict(self.writer.next(kind, rnd))
                 self.version += 1
                 entry_type, dice = command.pop("type"), command.pop("dice", {})
@@ -127,11 +136,11 @@ def machine(ruleset: str, referees: Referees, library: Library) -> type[RuleBase
 
 
 def generated(ruleset: str, referees: Referees, library: Library, steps: int) -> int:
-    """Run the state machine until `steps` entries were folded; the entries folded."""
-    start = referees.steps
+    """Run the state machine until `steps` generated entries were folded; the entries folded."""
+    start, salt = referees.steps, 0
     while (left := steps - (referees.steps - start)) > 0:
         run_state_machine_as_test(
-            machine(ruleset, referees, library),
+            machine(ruleset, referees, library, salt),
             settings=settings(
                 max_examples=max(1, left // (STEPS_PER_BATTLE * BURST // 3)),  # about a third of the most
                 stateful_step_count=STEPS_PER_BATTLE,
@@ -141,6 +150,7 @@ def generated(ruleset: str, referees: Referees, library: Library, steps: int) ->
                 suppress_health_check=list(HealthCheck),
             ),
         )
+        salt += 1
     return referees.steps - start
 
 
