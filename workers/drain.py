@@ -26,6 +26,7 @@ BUSY_PAUSE_S = 0.02  # a round in which every battle was locked by another folde
 LINGER_S = 0.25  # an idle drain waits this long for new pending battles before its job ends
 IDLE_POLL_S = 0.002  # an SPOP this often while lingering: a command landing then waits 1 ms on average
 log = logging.getLogger("siege.projection")
+_told: set[str] = set()  # battles of other rules this process has logged as not projected
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -129,7 +130,9 @@ def _fold(
         saved = decoded(battle_id, start.projection)
         fold = fold_unsaved(store, battle_id, saved, chain(start.entries, more), keep_alive=keep_alive)
     except UnsupportedRules as refusal:
-        log.error("%s: not projected, no outcome written", refusal)
+        if battle_id not in _told:  # said once a process: the reconciler offers it again every pass
+            _told.add(battle_id)
+            log.error("%s: not projected, no outcome written", refusal)
         refused.append(battle_id)
         return None
     except Exception:  # a battle that cannot be folded must not hold back the rest; the reconciler retries it
