@@ -22,3 +22,16 @@ def rules_table() -> TableFactory:
         return RulesTable(ruleset, options)
 
     return make
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """(tests/referee) Which file each build's `rules.fold` came from, as the differential tests found it."""
+    seen = {
+        (name, value)
+        for reports in terminalreporter.stats.values()
+        for report in reports
+        for name, value in getattr(report, "user_properties", ())
+        if str(name).startswith("rules.fold")
+    }
+    for name, value in sorted(seen):
+        terminalreporter.write_line(f"one referee: {name} from {value}")

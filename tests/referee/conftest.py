@@ -59,16 +59,3 @@ def recorded(build: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
     run = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
     lines = [json.loads(line) for path in sorted(logs.glob("*.jsonl")) for line in path.open()]
     return {"run": run, "logs": lines}
-
-
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Which file each build's `rules.fold` came from, as the differential tests found it."""
-    seen = {
-        (name, value)
-        for reports in terminalreporter.stats.values()
-        for report in reports
-        for name, value in getattr(report, "user_properties", ())
-        if str(name).startswith("rules.fold")
-    }
-    for name, value in sorted(seen):
-        terminalreporter.write_line(f"one referee: {name} from {value}")
