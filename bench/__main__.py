@@ -1,4 +1,5 @@
-"""`python -m bench [--quick]`: run the bounded benchmarks of DESIGN §8 and write bench/results/report.md."""
+"""`python -m bench [--quick]`: run the bounded benchmarks docs/performance.md describes and
+write bench/results/report.md."""
 
 from __future__ import annotations
 
@@ -94,7 +95,7 @@ def render(rows: list[Row], *, seconds: float, workers: int) -> str:
         f"{seconds:.0f} s per load run; {RULES_BUILD} (workers and in-process folds).",
         "Absolute figures vary from machine to machine; the ratio is measured in one run.",
         "",
-        "| measure | result | bar (DESIGN §8) |",
+        "| measure | result | bar |",
         "|---|---|---|",
         *(f"| {r.measure} | {r.result} | {r.bar} |" for r in rows),
         "",

@@ -157,7 +157,7 @@ def fold_mixed(bench: Bench, ruleset: str, entries: int) -> list[Row]:
 
 def export_verify(bench: Bench, entries: int, work_dir: Path) -> list[Row]:
     """A concluded battle of `entries` versions, exported by `siege export` and checked by `siege verify`,
-    each in a process of its own whose peak RSS is the number (DESIGN §8: streamed, not loaded)."""
+    each in a process of its own whose peak RSS is the number (streamed, not loaded)."""
     ((battle_id, _token),) = create_battles(bench, 1)
     commands = itertools.chain(
         ({"type": COMMAND["type"]} for _ in range(max(entries - 2, 0))), ({"type": "conclude"},)

@@ -15,7 +15,9 @@ from launcher.probes import answers_200, free_port, wait_until
 from launcher.stack import Stack, child_env
 
 BENCH_RATE_LIMIT = "100000000 per minute"
-BASELINE_APP = "bench.baseline_app:app"  # shared/bench/baseline_app.py, copied: the floor for ingest
+BASELINE_APP = (
+    "bench.baseline_app:app"  # the bare Flask + XADD app the project was given: the floor for ingest
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""100 open SSE streams over a few battles while commands flow (DESIGN §8): the commands' latency p99 and
+"""100 open SSE streams over a few battles while commands flow: the commands' latency p99 and
 the delivery delay p99, from a command's 2xx to its outcome's event reaching each stream."""
 
 from __future__ import annotations

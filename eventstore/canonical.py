@@ -1,5 +1,5 @@
 """Canonical JSON, the one byte-exact rendering that hashes the chain, fingerprints requests and writes every
-outcome and state (DESIGN §3.2). It lives in eventstore, the lowest layer every writer and reader may import.
+outcome and state. It lives in eventstore, the lowest layer every writer and reader may import.
 
 Sorted keys, compact separators, UTF-8 kept: `json.dumps(value, sort_keys=True, separators=(",", ":"),
 ensure_ascii=False)`, byte for byte, written by orjson where orjson writes those very bytes (about 8x

@@ -1,4 +1,4 @@
-"""The hash chain over a battle's log: entry hashes and chain verification (DESIGN §3.2)."""
+"""The hash chain over a battle's log: entry hashes and chain verification."""
 
 from __future__ import annotations
 

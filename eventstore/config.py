@@ -1,4 +1,4 @@
-"""Where the event store and the queue live, read once from the environment (DESIGN §7)."""
+"""Where the event store and the queue live, read once from the environment."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from redis.cluster import RedisCluster
 
 RedisClient: TypeAlias = "redis.Redis[Any] | RedisCluster[Any]"  # the store runs on either
 Durability: TypeAlias = Literal["durable", "fast"]
-# the AOF fsync policy of each durability profile (DESIGN §4.4): `durable` loses no acknowledged command
+# the AOF fsync policy of each durability profile: `durable` loses no acknowledged command
 # in a Redis crash, `fast` up to a second of them
 APPENDFSYNC: dict[Durability, str] = {"durable": "always", "fast": "everysec"}
 

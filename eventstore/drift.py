@@ -1,5 +1,5 @@
 """Comparing a fresh fold with the outcomes the store holds, byte for byte: the one check behind the audit and
-the replay verifier (a difference is rules drift or a rewritten outcome, DESIGN §3.5)."""
+the replay verifier (a difference is rules drift or a rewritten outcome)."""
 
 from __future__ import annotations
 

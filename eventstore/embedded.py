@@ -77,8 +77,8 @@ def _die_with_parent() -> None:
 
 
 class EmbeddedServer:
-    """A loopback-only server with AOF on that never evicts; the `durable` profile fsyncs every write
-    (DESIGN §4.4). Tests default to `fast`: they need no fsync, and a test of durability says so."""
+    """A loopback-only server with AOF on that never evicts; the `durable` profile fsyncs every write.
+    Tests default to `fast`: they need no fsync, and a test of durability says so."""
 
     def __init__(
         self,

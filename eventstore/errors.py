@@ -14,7 +14,7 @@ class BattleExists(Exception):
 
 
 class BrokenHistory(ValueError):
-    """An imported history does not start at version 1 or does not chain (DESIGN §3.2): nothing was kept."""
+    """An imported history does not start at version 1 or does not chain: nothing was kept."""
 
     def __init__(self, version: int, reason: str) -> None:
         super().__init__(f"version {version}: {reason}")

@@ -1,4 +1,4 @@
-"""The in-process guess of each battle's log head, so the common append is one round trip (DESIGN §3.2)."""
+"""The in-process guess of each battle's log head, so the common append is one round trip."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every Redis key name, defined once; all keys of a battle share the hash tag {B} (DESIGN §3.1)."""
+"""Every Redis key name, defined once; all keys of a battle share the hash tag {B}."""
 
 
 def log(battle_id: str) -> str:

@@ -2,8 +2,8 @@
 
 They live in eventstore, beside the rest of the Redis-side configuration, because the API enqueues, the
 workers run and the launcher starts workers for these jobs, and none of the three may import another
-(DESIGN §2). A job is named by the dotted path of its entry point in workers/jobs.py, a string, so this
-module imports neither rq nor the workers."""
+(the import contracts in pyproject.toml). A job is named by the dotted path of its entry point in
+workers/jobs.py, a string, so this module imports neither rq nor the workers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Derived keys in Redis: outcomes stream, state, snapshots; all rebuilt from the log (DESIGN §3.1, §4.6)."""
+"""Derived keys in Redis: outcomes stream, state, snapshots; all rebuilt from the log."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A drain round's per-battle calls batched across its battles: every lock and read in one round trip,
-every save and unlock in another; the reconciler's look at every battle, a round trip per page (DESIGN §6).
+every save and unlock in another; the reconciler's look at every battle, a round trip per page.
 Each battle's call stays on its own slot."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The command log in Redis Streams: create, append (one Lua round trip), head, reads (DESIGN §3)."""
+"""The command log in Redis Streams: create, append (one Lua round trip), head, reads."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Coalesced projection scheduling and per-battle fold locks in Redis (DESIGN §6)."""
+"""Coalesced projection scheduling and per-battle fold locks in Redis."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Access tokens in Redis: `siege:{B}:tokens` maps SHA-256(token) to a JSON record (DESIGN §3.1, §4.9)."""
+"""Access tokens in Redis: `siege:{B}:tokens` maps SHA-256(token) to a JSON record."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""How a log entry is laid out as Redis stream fields, and read back (DESIGN §3.2)."""
+"""How a log entry is laid out as Redis stream fields, and read back."""
 
 from __future__ import annotations
 

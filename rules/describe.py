@@ -34,7 +34,7 @@ def describe(ruleset: Ruleset[Any, Any, Any]) -> dict[str, JSON]:
 
 
 def dice_schema(ruleset: Ruleset[Any, Any, Any]) -> dict[str, JSON]:
-    """The `dice` member every command takes: slot → one value or a list (DESIGN §3.4)."""
+    """The `dice` member every command takes: slot → one value or a list."""
     die: dict[str, JSON] = {"type": "integer", "minimum": 1}
     values = {"oneOf": [die, {"type": "array", "items": die, "maxItems": MAX_VALUES_PER_SLOT}]}
     return {
@@ -58,7 +58,7 @@ def _command(ruleset: Ruleset[Any, Any, Any], record: type, dice: JSON) -> dict[
 
 def _conclude(dice: JSON) -> dict[str, JSON]:
     """`conclude` is every ruleset's, handled by the fold itself (rules/fold.py)."""
-    doc = "Ends the battle and reveals the dice seed, so anyone can recompute every roll (DESIGN §3.4)."
+    doc = "Ends the battle and reveals the dice seed, so anyone can recompute every roll."
     return _fold_command(CONCLUDE, doc, dice)
 
 

@@ -1,4 +1,5 @@
-"""Named dice slots: client-supplied values first, then the battle's HMAC-derived stream (DESIGN §3.4)."""
+"""Named dice slots: client-supplied values first, then the battle's HMAC-derived stream
+(docs/export-format.md §5 specifies it for verifiers)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ class Rejected(Exception):
 
 
 class UnfoldableRules(LookupError):
-    """A battle pinned to a rules version this release does not fold (DESIGN §3.5): folding it with other
+    """A battle pinned to a rules version this release does not fold: folding it with other
     rules would put words in the referee's mouth, so the fold refuses at version 1."""
 
     def __init__(self, ruleset: str, rules_version: str, supported: tuple[str, ...]) -> None:

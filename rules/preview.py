@@ -27,8 +27,8 @@ NO_SEEDS = Seeds(server_seed=b"")  # what the fold sees of the battle's seeds in
 
 class Draws:
     """The preview's own uniform dice, a seeded stream that is not the battle's: the bytes of
-    SHA-256(SAMPLE_KEY ‖ block number), each die by byte rejection as in DESIGN §3.4; one hash serves some
-    thirty dice, where an HMAC per die cost a tenth of a sampled preview."""
+    SHA-256(SAMPLE_KEY ‖ block number), each die by byte rejection as the stream draws them; one hash
+    serves some thirty dice, where an HMAC per die cost a tenth of a sampled preview."""
 
     def __init__(self) -> None:
         self._block = 0

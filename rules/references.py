@@ -58,7 +58,7 @@ def check_ids(command: object, state: S, known: Known[S]) -> None:
 
 
 def acting_sides(command: object, state: S, owner: Owner[S]) -> frozenset[str] | None:
-    """The sides a command acts for; None when only the referee may send it (DESIGN §4.9)."""
+    """The sides a command acts for; None when only the referee may send it."""
     if spec_of(_record(command)).referee:
         return None
     sides: set[str] = set()

@@ -51,7 +51,7 @@ def _load(name: str) -> Ruleset[Any, Any, Any]:
 
 
 def folded_versions(name: str) -> tuple[str, ...]:
-    """The rules versions of ruleset `name` this release folds exactly as recorded (DESIGN §3.5), the
+    """The rules versions of ruleset `name` this release folds exactly as recorded, the
     current one last; none for a ruleset this release does not have. Verify, audit, import and the
     workers all ask here whether a battle can be judged."""
     try:

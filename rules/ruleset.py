@@ -74,7 +74,7 @@ class Ruleset(Generic[C, E, S]):
     owner: Callable[[S, str, str], frozenset[str] | None]
     # what only this ruleset describes (the pathfinder catalog), added to GET /rulesets/{name}
     extra: Callable[[], Mapping[str, JSON]] = dict
-    # the rules versions written before `rules_version` that this release still folds as recorded (§3.5)
+    # the rules versions written before `rules_version` that this release still folds as recorded
     earlier_versions: tuple[str, ...] = ()
     default_options: Mapping[str, JSON] = field(init=False)
 

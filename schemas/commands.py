@@ -64,7 +64,7 @@ UNDO_DOC = "Cancels the latest applied command not undone yet; the log keeps bot
 
 
 def _conclude_schema(base: type[Schema]) -> type[Schema]:
-    doc = "Ends the battle and reveals the dice seed (DESIGN §3.4); no fields."
+    doc = "Ends the battle and reveals the dice seed; no fields."
     return _fold_schema(base, CONCLUDE, "ConcludeSchema", doc)
 
 

@@ -1,4 +1,4 @@
-"""The `dice` member of a command: slot name → one die value or a list of them (DESIGN §3.4)."""
+"""The `dice` member of a command: slot name → one die value or a list of them."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from schemas.base import described, one_of
 from schemas.registry import reason_component, schema_rulesets
 from schemas.results import result_component
 
-HASH = {"description": "hex SHA-256 of the entry chain (DESIGN §3.2)"}
+HASH = {"description": "hex SHA-256 of the entry chain"}
 
 
 class ViewSchema(Schema):

@@ -1,4 +1,4 @@
-"""The append itself: `If-Match` (DESIGN §4.2), idempotency (§4.3), and a side token's ownership (§4.9),
+"""The append itself: `If-Match`, idempotency, and a side token's ownership,
 judged on the state at the very head the entry is appended after."""
 
 from __future__ import annotations

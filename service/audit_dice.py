@@ -1,4 +1,4 @@
-"""The audit's dice check (DESIGN §3.4): once `conclude` reveals the seed, it must match the commitment made
+"""The audit's dice check: once `conclude` reveals the seed, it must match the commitment made
 at creation and recompute every `source: stream` roll of every stored outcome."""
 
 from __future__ import annotations

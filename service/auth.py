@@ -1,4 +1,4 @@
-"""Who is acting (DESIGN §4.9): the service key may create battles; a battle's own tokens, by role, the rest.
+"""Who is acting: the service key may create battles; a battle's own tokens, by role, the rest.
 
 Every endpoint declares its access with `@access(...)`; a battle route that declares none is the GM's, so a
 new endpoint is closed until someone opens it on purpose."""
@@ -40,7 +40,7 @@ class Principal:
 
     @property
     def actor(self) -> str:
-        """What log entries record as `actor`: the role and, for a token, its id (DESIGN §3.2)."""
+        """What log entries record as `actor`: the role and, for a token, its id."""
         role = f"{SIDE}:{self.side}" if self.role == SIDE else self.role
         return f"{role}/{self.token_id}" if self.token_id else role
 

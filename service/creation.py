@@ -18,7 +18,7 @@ from service.clock import utc_now
 from service.deps import Services
 from service.tokens import GM, mint
 
-SEED_BYTES = 32  # a 256-bit server seed (DESIGN §3.4)
+SEED_BYTES = 32  # a 256-bit server seed
 # drawn when the creator sends none: sha256(server_seed || "") is the public dice_commitment itself, so a
 # battle without a client seed would have a dice stream anyone holding a token could compute in advance
 CLIENT_SEED_BYTES = 16

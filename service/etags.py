@@ -2,7 +2,7 @@
 
 A representation that also shows pending outcomes adds a qualifier after `/`, so it changes when they land.
 `If-Match` on a command holds when the chain hash in any of its tags is the battle's head, or names its
-version number: a client sends back whichever ETag it read (DESIGN §4.2)."""
+version number: a client sends back whichever ETag it read."""
 
 from __future__ import annotations
 

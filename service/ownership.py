@@ -1,4 +1,4 @@
-"""Holding side tokens to their own units (DESIGN §4.9): the ruleset says which sides a command acts for,
+"""Holding side tokens to their own units: the ruleset says which sides a command acts for,
 judged on the battle's state at the head the command is appended after."""
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ class Scheduler:
 
     def schedule(self, battle_id: str) -> None:
         """Never fails the request: the command is already safe in the log, and the reconciler
-        re-schedules any battle whose projection lags (DESIGN §6)."""
+        re-schedules any battle whose projection lags."""
         try:
             if self._store.mark_pending(battle_id):
                 self.enqueue()

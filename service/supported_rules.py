@@ -1,5 +1,5 @@
 """Whether this release can judge a battle: the ruleset and rules version its `battle_created` pinned are
-ones it folds exactly as recorded (`Ruleset.rules_versions`, DESIGN §3.5). `siege verify`, the audit and
+ones it folds exactly as recorded (`Ruleset.rules_versions`). `siege verify`, the audit and
 import ask here; a battle of rules this release does not have is reported as needing them, never as
 tampered (the workers ask `rules.registry.folded_versions` too: workers/projection.py)."""
 

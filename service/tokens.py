@@ -1,4 +1,4 @@
-"""Access tokens (DESIGN §4.9): random, shown once, kept only as SHA-256, each for one battle and one role."""
+"""Access tokens: random, shown once, kept only as SHA-256, each for one battle and one role."""
 
 from __future__ import annotations
 

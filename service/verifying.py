@@ -1,5 +1,5 @@
 """The offline verifier behind `siege verify` and `POST /battles/import`: an export proves itself with no
-server and no Redis (DESIGN §3.2, §3.4, §3.5), in two streamed passes over its lines, in constant memory.
+server and no Redis, in two streamed passes over its lines, in constant memory.
 
 The first pass reads the envelope and the chain (`missing`, `order`, `duplicate`, `chain`) and finds the
 seed the `conclude` outcome revealed; the second folds every entry again with the pinned rules and compares
@@ -9,7 +9,7 @@ follow the rules even before `conclude`, when its dice alone are not verifiable 
 
 A battle pinned to rules this release does not fold (service/supported_rules.py) is `unsupported`, never
 `tampered`: its chain and its dice are checked all the same (neither depends on the rules version: every
-version draws its dice from the stream of DESIGN §3.4), its outcomes are not compared."""
+version draws its dice from the same stream, docs/export-format.md §5), its outcomes are not compared."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Outcome summaries (DESIGN §5): the stored outcome is language-free; whatever shows one (an API answer, a
+"""Outcome summaries: the stored outcome is language-free; whatever shows one (an API answer, a
 webhook delivery) gets its `summary` in a language, from the typed result, or from the reason and its
 `detail` for a rejection, through the message catalogs. Pure: no Flask, no Redis, so workers render too."""
 

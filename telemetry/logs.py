@@ -1,6 +1,6 @@
 """JSON log lines, one object a line, shared by the API (one line per request) and the workers (per job).
 
-Here, not in service/ or workers/, because neither may import the other (DESIGN §2) and a log line is no
+Here, not in service/ or workers/, because neither may import the other and a log line is no
 business of the event store's; this package imports only the standard library and prometheus-client."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Coalesced projection: a job drains the pending set in rounds, each battle under its lock (DESIGN §6)."""
+"""Coalesced projection: a job drains the pending set in rounds, each battle under its lock."""
 
 from __future__ import annotations
 

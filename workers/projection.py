@@ -1,6 +1,6 @@
-"""Fold a battle's unprojected log entries into its state, outcomes and snapshots (DESIGN §6).
+"""Fold a battle's unprojected log entries into its state, outcomes and snapshots.
 
-A battle pinned to rules this release does not fold (`Ruleset.rules_versions`, DESIGN §3.5: a battle a
+A battle pinned to rules this release does not fold (`Ruleset.rules_versions`: a battle a
 newer release created in the same store) is refused before its first outcome: `UnsupportedRules`, so no
 outcome of other rules is ever written; a release that folds them projects it."""
 

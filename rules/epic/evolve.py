@@ -118,7 +118,7 @@ def _rebuilt(
     records: tuple[R, ...], ids: Collection[str], change: Callable[[R], dict[str, Any]] | None, fields: Any
 ) -> tuple[R, ...] | None:
     """The records with those of `ids` changed, or None when nothing changes: the state is then kept as it
-    is, since rebuilding frozen records is most of what folding costs (DESIGN §8)."""
+    is, since rebuilding frozen records is most of what folding costs."""
     if not ids:
         return None
     rebuilt = [_changed(r, change(r) if change else fields) if r.id in ids else r for r in records]
@@ -128,7 +128,7 @@ def _rebuilt(
 
 
 def _changed(record: Any, changes: dict[str, Any]) -> Any:
-    """The record with `changes`; the same record when they change nothing (folding is hot, DESIGN §8)."""
+    """The record with `changes`; the same record when they change nothing (folding is hot)."""
     if all(getattr(record, name) == value for name, value in changes.items()):
         return record
     return replace(record, **changes)

@@ -18,7 +18,7 @@ REASONS: dict[str, str] = {
     "dice_count_mismatch": (
         "A supplied dice slot holds more or fewer values than the command draws from it (EP-GEN-03)."
     ),
-    "battle_concluded": "The battle has been concluded; it accepts no further command (DESIGN §3.4).",
+    "battle_concluded": "The battle has been concluded; it accepts no further command.",
     "nothing_to_undo": "`undo` found no applied command left to cancel.",
     "unknown_command": "The command type is not one the epic ruleset knows.",
     # §3.1 advance_phase

@@ -1,4 +1,4 @@
-"""What the kinds of id a command names mean on the epic board (spec §2 `unknown_entity`, DESIGN §4.9)."""
+"""What the kinds of id a command names mean on the epic board (spec §2 `unknown_entity`, and side tokens)."""
 
 from __future__ import annotations
 

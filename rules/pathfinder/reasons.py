@@ -30,7 +30,7 @@ REASONS: dict[str, str] = {
         "The crew is too small: under 1 Medium equivalent, or short of a full crew to move (PF-CREW-03, "
         "PF-CREW-04)."
     ),
-    "battle_concluded": "The battle has been concluded; it accepts no further command (DESIGN §3.4).",
+    "battle_concluded": "The battle has been concluded; it accepts no further command.",
     "nothing_to_undo": "`undo` found no applied command left to cancel.",
     "unknown_command": "The command type is not one the pathfinder ruleset knows.",
     # §3.2 add_creature (and §3.3 move_creature)

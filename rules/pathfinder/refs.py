@@ -1,4 +1,4 @@
-"""What the kinds of id a pathfinder command names mean on the state (§2 `unknown_entity`, DESIGN §4.9)."""
+"""What the kinds of id a pathfinder command names mean on the state (§2 `unknown_entity`, side tokens)."""
 
 from __future__ import annotations
 

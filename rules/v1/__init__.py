@@ -1,4 +1,4 @@
-"""Rules version 1 (`epic-1`, `pathfinder-1`), folded as it was recorded (DESIGN §3.5).
+"""Rules version 1 (`epic-1`, `pathfinder-1`), folded as it was recorded.
 
 The rules themselves did not change at the bump to version 2 (commit 3d3a22b): over every log the rules
 tests of its parent commit play, and thousands of variations of them, today's fold gives those battles'
