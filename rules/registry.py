@@ -7,9 +7,11 @@ read at run time (a battle's header), it is `Ruleset[Any, Any, Any]`: which one 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, overload
 
+from rules.errors import UnfoldableRules
 from rules.ruleset import Ruleset
 
 if TYPE_CHECKING:  # the types only: importing the rulesets here would load both in every process
@@ -58,6 +60,13 @@ def folded_versions(name: str) -> tuple[str, ...]:
         return get_ruleset(name).rules_versions
     except LookupError:  # a ruleset of another release
         return ()
+
+
+def refusal(created: Mapping[str, Any]) -> UnfoldableRules | None:
+    """Why this release cannot fold a battle whose version 1 data is `created` (None: it can)."""
+    name, pinned = str(created.get("ruleset")), str(created.get("rules_version"))
+    supported = folded_versions(name)
+    return None if pinned in supported else UnfoldableRules(name, pinned, supported)
 
 
 def _available(name: str) -> bool:

@@ -10,10 +10,9 @@ from eventstore.canonical import canonical_json
 from eventstore.paging import history
 from eventstore.protocol import EventStore
 from eventstore.records import Projection, StoredEntry
-from rules.errors import UnfoldableRules
 from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, state_after
-from rules.registry import folded_versions
+from rules.registry import refusal
 from rules.undo import Rewinder, from_snapshots
 from service.problems import Problem
 
@@ -46,9 +45,9 @@ def battle_at(store: EventStore, created: StoredEntry, battle_id: str, version: 
 def judged(created: StoredEntry) -> None:
     """UnfoldableRules (a 409) for a battle pinned to rules this release does not fold: its states, stored
     by another release, are neither decoded nor folded again with these rules."""
-    name, pinned = str(created.data.get("ruleset")), str(created.data.get("rules_version"))
-    if pinned not in folded_versions(name):
-        raise UnfoldableRules(name, pinned, folded_versions(name))
+    refused = refusal(created.data)
+    if refused is not None:
+        raise refused
 
 
 def _folded(

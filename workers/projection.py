@@ -19,7 +19,7 @@ from eventstore.records import FoldSave, Projection, StoredEntry
 from rules.codec import JSON
 from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, fold_history
-from rules.registry import folded_versions
+from rules.registry import refusal
 from rules.undo import Rewinder, from_snapshots
 from workers.measure import FoldTally
 
@@ -191,10 +191,9 @@ def seeds_of(store: EventStore, battle_id: str) -> Seeds:
 
 def require_folded(battle_id: str, created: Mapping[str, Any]) -> None:
     """UnsupportedRules unless this release folds the rules version `created` (version 1's data) pins."""
-    name, pinned = str(created.get("ruleset")), created.get("rules_version")
-    supported = folded_versions(name)
-    if pinned not in supported:
-        raise UnsupportedRules(battle_id, name, pinned, supported)
+    refused = refusal(created)
+    if refused is not None:
+        raise UnsupportedRules(battle_id, refused.ruleset, refused.rules_version, refused.supported)
 
 
 def load_projection(store: EventStore, battle_id: str) -> Battle[Any] | None:
