@@ -38,6 +38,8 @@ class ServiceConfig:
     metrics: str = METRICS_ON  # SIEGE_METRICS: `GET /metrics` is `on` (public), `off`, or `token:<secret>`
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)  # SIEGE_WEBHOOK_ALLOW, ...
     max_streams: int = 64  # SIEGE_MAX_STREAMS: SSE streams one process holds (each holds a thread)
+    max_streams_per_battle: int = 16  # SIEGE_MAX_STREAMS_PER_BATTLE: of those, one battle's
+    max_streams_per_token: int = 4  # SIEGE_MAX_STREAMS_PER_TOKEN: of those, one token's (its tickets' too)
     stream_heartbeat_s: float = 10.0  # SIEGE_STREAM_HEARTBEAT_S: the longest an open stream stays silent
     stream_ticket_ttl_s: int = 30  # SIEGE_STREAM_TICKET_TTL_S: how long a stream ticket opens a stream
 
@@ -81,6 +83,12 @@ class ServiceConfig:
             metrics=_metrics(env.get("SIEGE_METRICS") or base.metrics),
             webhooks=WebhookSettings.from_env(env),
             max_streams=_read(env, "SIEGE_MAX_STREAMS", int, base.max_streams, minimum=0),
+            max_streams_per_battle=_read(
+                env, "SIEGE_MAX_STREAMS_PER_BATTLE", int, base.max_streams_per_battle, minimum=1
+            ),
+            max_streams_per_token=_read(
+                env, "SIEGE_MAX_STREAMS_PER_TOKEN", int, base.max_streams_per_token, minimum=1
+            ),
             stream_heartbeat_s=_read(
                 env, "SIEGE_STREAM_HEARTBEAT_S", float, base.stream_heartbeat_s, minimum=0.01
             ),
