@@ -40,6 +40,7 @@ class ServiceConfig:
     max_streams: int = 64  # SIEGE_MAX_STREAMS: SSE streams one process holds (each holds a thread)
     max_streams_per_battle: int = 16  # SIEGE_MAX_STREAMS_PER_BATTLE: of those, one battle's
     max_streams_per_token: int = 4  # SIEGE_MAX_STREAMS_PER_TOKEN: of those, one token's (its tickets' too)
+    max_tokens: int = 64  # SIEGE_MAX_TOKENS: live tokens (not revoked, not expired) one battle may have
     stream_heartbeat_s: float = 10.0  # SIEGE_STREAM_HEARTBEAT_S: the longest an open stream stays silent
     stream_ticket_ttl_s: int = 30  # SIEGE_STREAM_TICKET_TTL_S: how long a stream ticket opens a stream
 
@@ -89,6 +90,7 @@ class ServiceConfig:
             max_streams_per_token=_read(
                 env, "SIEGE_MAX_STREAMS_PER_TOKEN", int, base.max_streams_per_token, minimum=1
             ),
+            max_tokens=_read(env, "SIEGE_MAX_TOKENS", int, base.max_tokens, minimum=1),
             stream_heartbeat_s=_read(
                 env, "SIEGE_STREAM_HEARTBEAT_S", float, base.stream_heartbeat_s, minimum=0.01
             ),
