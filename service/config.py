@@ -32,6 +32,7 @@ class ServiceConfig:
     battle_cache_size: int = 10_000  # SIEGE_BATTLE_CACHE: battles whose header one process remembers
     idempotency_ttl_s: float = 24 * 3600.0  # SIEGE_IDEMPOTENCY_TTL_S: how long a key replays its response
     rate_limit: str = "1200 per minute"  # SIEGE_RATE_LIMIT: per token (limits notation), or "off"
+    battle_rate_limit: str = "4800 per minute"  # SIEGE_BATTLE_RATE_LIMIT: all of a battle's tokens, or "off"
     rate_limit_storage: str | None = None  # SIEGE_RATE_LIMIT_STORAGE: a limits storage URI; None: the queue
     cors_origins: tuple[str, ...] = ("*",)  # SIEGE_CORS_ORIGINS: browser origins allowed; () for none
     audit_max_entries: int = 100_000  # SIEGE_AUDIT_MAX_ENTRIES: versions one `GET .../audit` checks at most
@@ -62,6 +63,10 @@ class ServiceConfig:
     def rate_limited(self) -> bool:
         return self.rate_limit.strip().lower() != NO_RATE_LIMIT
 
+    @property
+    def battle_rate_limited(self) -> bool:
+        return self.battle_rate_limit.strip().lower() != NO_RATE_LIMIT
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ServiceConfig:
         env = os.environ if environ is None else environ
@@ -78,6 +83,9 @@ class ServiceConfig:
             battle_cache_size=_read(env, "SIEGE_BATTLE_CACHE", int, base.battle_cache_size, minimum=1),
             idempotency_ttl_s=_read(env, "SIEGE_IDEMPOTENCY_TTL_S", float, base.idempotency_ttl_s, minimum=1),
             rate_limit=_rate_limit(env.get("SIEGE_RATE_LIMIT") or base.rate_limit),
+            battle_rate_limit=_rate_limit(
+                env.get("SIEGE_BATTLE_RATE_LIMIT") or base.battle_rate_limit, "SIEGE_BATTLE_RATE_LIMIT"
+            ),
             rate_limit_storage=env.get("SIEGE_RATE_LIMIT_STORAGE") or None,
             cors_origins=_origins(env.get("SIEGE_CORS_ORIGINS"), base.cors_origins),
             audit_max_entries=_read(env, "SIEGE_AUDIT_MAX_ENTRIES", int, base.audit_max_entries, minimum=1),
@@ -108,15 +116,13 @@ def _at_most(value: Number, maximum: Number, name: str) -> Number:
     return value
 
 
-def _rate_limit(value: str) -> str:
+def _rate_limit(value: str, name: str = "SIEGE_RATE_LIMIT") -> str:
     """Checked here, so a typo stops the process at start instead of at its first request."""
     if value.strip().lower() != NO_RATE_LIMIT:
         try:
             parse_many(value)
         except ValueError:
-            raise ValueError(
-                f"SIEGE_RATE_LIMIT must read like `1200 per minute` or `off`, got {value!r}"
-            ) from None
+            raise ValueError(f"{name} must read like `1200 per minute` or `off`, got {value!r}") from None
     return value
 
 
