@@ -35,6 +35,8 @@ from rules.declare import (
 from schemas.base import StrictBoolean, StrictSchema, Unique, command_type
 from schemas.union import TaggedUnion
 
+INT_BOUND = 1_000_000
+
 
 class UniqueBy(validate.Validator):
     """A list of objects in which `key` does not repeat (a creature contributes once per command)."""
@@ -115,9 +117,11 @@ def _shaped(prefix: str, shape: Shape, facts: Wire, options: Mapping[str, Any]) 
 
 
 def _int_checks(facts: Wire) -> list[validate.Validator]:
-    checks: list[validate.Validator] = []
-    if facts.minimum is not None or facts.maximum is not None:
-        checks.append(validate.Range(min=facts.minimum, max=facts.maximum))
+    """A bound on every side the rules leave open: no Pathfinder or Epic statistic, coordinate or count
+    comes near it, and with it no input makes the rules loop long or an output pass 2^53."""
+    low = -INT_BOUND if facts.minimum is None else facts.minimum
+    high = INT_BOUND if facts.maximum is None else facts.maximum
+    checks: list[validate.Validator] = [validate.Range(min=low, max=high)]
     if facts.choices:
         checks.append(validate.OneOf(facts.choices))
     return checks

@@ -49,7 +49,8 @@ class AddFortification(CommandRecord):
     id: str = field(metadata=wire(new=True))
     kind: SectionKind
     capacity: int | None = field(
-        default=None, metadata=wire(minimum=1, omit_only=True, default_from="option default_section_capacity")
+        default=None,
+        metadata=wire(minimum=1, maximum=100, omit_only=True, default_from="option default_section_capacity"),
     )
     adjacent: tuple[str, ...] = field(default=(), metadata=wire(ref="section"))
     door: Literal["closed", "open"] | None = field(
@@ -84,10 +85,10 @@ class AddStand(CommandRecord):
     id: str = field(metadata=wire(new=True))
     stand_type: StandType
     side: Side = field(metadata=wire(side=True))
-    caf: int = field(metadata=wire(minimum=0))
+    caf: int = field(metadata=wire(minimum=0, maximum=20))  # a titan's is below 12
     has_cc_weapon: bool = False
-    capacity: int = field(default=0, metadata=wire(minimum=0, doc="transports only"))
-    speed_cm: int = field(metadata=wire(minimum=0))
+    capacity: int = field(default=0, metadata=wire(minimum=0, maximum=100, doc="transports only"))
+    speed_cm: int = field(metadata=wire(minimum=0, maximum=500))
     save: int | None = field(default=None, metadata=wire(minimum=2, maximum=6))
     location: Location
 
@@ -126,7 +127,7 @@ class GiveOrder(CommandRecord):
 class Move(CommandRecord):
     stand_id: str = field(metadata=wire(ref="stand", acts=True))
     to: Location = field(metadata=wire(choices=GROUND))
-    distance_cm: int = field(metadata=wire(minimum=0))
+    distance_cm: int = field(metadata=wire(minimum=0, maximum=1000))
     via: str | None = field(
         default=None, metadata=wire(ref="section", doc="required to cross between outside and inside")
     )
@@ -248,7 +249,7 @@ class Barrage(CommandRecord):
 
     stand_ids: tuple[str, ...] = field(metadata=wire(ref="stand", acts=True, min_items=1, unique=True))
     weapon_id: str
-    barrage_points: int = field(metadata=wire(minimum=1))
+    barrage_points: int = field(metadata=wire(minimum=1, maximum=100))
     kind: Literal["direct", "indirect"]
     save_modifier: int = field(default=0, metadata=wire(maximum=0))
     target_stand_ids: tuple[str, ...] = field(default=(), metadata=wire(ref="stand"))

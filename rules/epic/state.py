@@ -64,7 +64,8 @@ class Options:
         default=False, metadata=wire(doc="EP-FORT-03: a gate's first-fire bonus only while it is closed")
     )
     default_section_capacity: int = field(
-        default=1, metadata=wire(minimum=1, doc="EP-FORT-02: stands a section holds when it names none")
+        default=1,
+        metadata=wire(minimum=1, maximum=100, doc="EP-FORT-02: stands a section holds when it names none"),
     )
 
     @classmethod

@@ -198,8 +198,8 @@ class SetWind(CommandRecord):
 class CastEngineSpell(CommandRecord):
     engine_id: str = field(metadata=wire(ref="engine", acts=True))
     spell: Literal["magic_siege_engine", "greater_magic_siege_engine"]
-    caster_level: int = field(metadata=wire(minimum=1))
-    duration_rounds: int = field(metadata=wire(minimum=1))
+    caster_level: int = field(metadata=wire(minimum=1, maximum=40))
+    duration_rounds: int = field(metadata=wire(minimum=1, maximum=14_400))  # a day
 
 
 @command(

@@ -75,8 +75,8 @@ class Contribution:
 class TelekineticAssembly:
     """PF-ASSEMBLE-04: how many workers the spell replaces."""
 
-    caster_level: int = field(metadata=wire(minimum=1))
-    knowledge_engineering_ranks: int = field(metadata=wire(minimum=0))
+    caster_level: int = field(metadata=wire(minimum=1, maximum=40))
+    knowledge_engineering_ranks: int = field(metadata=wire(minimum=0, maximum=40))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

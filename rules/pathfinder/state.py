@@ -53,7 +53,7 @@ class Options:
         default=False, metadata=wire(doc="PF-CREW-04: a diminished crew may move the engine")
     )
     max_range_increments: int = field(
-        default=10, metadata=wire(doc="PF-AIM-05: the farthest range increment", minimum=1)
+        default=10, metadata=wire(doc="PF-AIM-05: the farthest range increment", minimum=1, maximum=50)
     )
     targeting_platform: bool = field(
         default=False, metadata=wire(doc="PF-DIRECT-02: targeting platforms are in play")
