@@ -27,11 +27,14 @@ class StoreConfig:
     data_dir: Path = Path("./var")
     durability: Durability = "durable"  # of the embedded server; an external Redis is configured by its owner
     cluster: bool = False  # the event store is a Redis Cluster that REDIS_URL names a node of
+    ack_replicas: int | None = None  # replicas an append waits for; None: those the topology has at start
+    ack_timeout_ms: int = 1_000  # how long an append waits for them before it answers 503
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> StoreConfig:
         """REDIS_URL, QUEUE_REDIS_URL (default: REDIS_URL), SIEGE_DATA_DIR (default ./var),
-        SIEGE_DURABILITY (durable | fast, default durable), SIEGE_STORE_CLUSTER (1: a cluster, default 0).
+        SIEGE_DURABILITY (durable | fast, default durable), SIEGE_STORE_CLUSTER (1: a cluster, default 0),
+        SIEGE_ACK_REPLICAS (auto | a count, default auto), SIEGE_ACK_TIMEOUT_MS (default 1000).
         A cluster store needs a separate queue Redis: without one this raises at start, not at first use."""
         source = os.environ if env is None else env
         redis_url = source.get("REDIS_URL") or None
@@ -45,6 +48,8 @@ class StoreConfig:
             data_dir=Path(source.get("SIEGE_DATA_DIR") or "./var"),
             durability=durability(source.get("SIEGE_DURABILITY") or "durable"),
             cluster=cluster,
+            ack_replicas=_replicas(source.get("SIEGE_ACK_REPLICAS") or "auto"),
+            ack_timeout_ms=_ack_timeout_ms(source.get("SIEGE_ACK_TIMEOUT_MS") or "1000"),
         )
 
     def connect_store(self, **options: Any) -> RedisClient:
@@ -63,6 +68,24 @@ def _require_separate_queue(redis_url: str | None, queue_url: str | None) -> Non
             "SIEGE_STORE_CLUSTER=1 needs QUEUE_REDIS_URL naming a plain (non-cluster) Redis for the RQ "
             "queue and the rate-limit counters, other than REDIS_URL: RQ cannot run on a cluster"
         )
+
+
+def _replicas(word: str) -> int | None:
+    if word.strip().lower() == "auto":
+        return None
+    if not (word.strip().isascii() and word.strip().isdigit()):
+        raise ValueError(f"SIEGE_ACK_REPLICAS must be auto or a count of replicas (0: none), not {word!r}")
+    return int(word)
+
+
+MAX_ACK_TIMEOUT_MS = 4_000  # below the store clients' 5 s socket timeout, which would cut the wait short
+
+
+def _ack_timeout_ms(word: str) -> int:
+    number = word.strip()
+    if not (number.isascii() and number.isdigit()) or not 1 <= int(number) <= MAX_ACK_TIMEOUT_MS:
+        raise ValueError(f"SIEGE_ACK_TIMEOUT_MS must be 1 to {MAX_ACK_TIMEOUT_MS} milliseconds, not {word!r}")
+    return int(number)
 
 
 def _flag(word: str, name: str) -> bool:

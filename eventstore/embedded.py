@@ -22,6 +22,7 @@ from eventstore.config import APPENDFSYNC, Durability, durability
 
 START_TIMEOUT_S = 60.0  # replaying a large AOF takes a while; a server that exits early fails at once
 STOP_TIMEOUT_S = 15.0
+TERM_AGAIN_S = 0.5  # how often a shutdown is asked for again while the server is still there
 
 
 class EmbeddedServerError(RuntimeError):
@@ -158,12 +159,16 @@ class EmbeddedServer:
             return
         # SIGTERM is a graceful SHUTDOWN (AOF flushed and fsynced; no RDB with `save ""`) aimed at our
         # pid, where a SHUTDOWN command could reach whatever server holds the port by then.
-        process.terminate()
-        try:
-            process.wait(timeout=STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        deadline = time.monotonic() + STOP_TIMEOUT_S
+        while time.monotonic() < deadline:
+            process.terminate()  # again each time: a server writing its first AOF refuses, and forgets it
+            try:
+                process.wait(timeout=TERM_AGAIN_S)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+        process.kill()
+        process.wait()
 
     def __enter__(self) -> EmbeddedServer:
         return self.start()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from eventstore.records import Spent
+from eventstore.records import Head, Spent
 
 
 class UnknownBattle(LookupError):
@@ -65,3 +65,28 @@ class IdempotencyInFlight(CountedRefusal):
 
 class TokenRefused(Exception):
     """The token an append was made with is no longer stored, or revoked: nothing was appended."""
+
+
+class StoreUnavailable(Exception):
+    """The store could not vouch for the write in time; it may have landed, so a retry must carry the same
+    Idempotency-Key (the store then answers the first attempt's outcome)."""
+
+
+class ReplicasBehind(StoreUnavailable):
+    """The entry is on the battle's master, but fewer replicas than wanted confirmed it in time: not
+    acknowledged, since a failover now could lose it."""
+
+    def __init__(self, confirmed: int, wanted: int, why: str = "") -> None:
+        super().__init__(why or f"{confirmed} of {wanted} replicas confirmed the write in time")
+        self.confirmed, self.wanted = confirmed, wanted
+
+
+class HeadRegressed(StoreUnavailable):
+    """The log's head is behind one this process saw acknowledged (a failover or a crash lost entries):
+    refused once, recorded in the battle for its audit, so no version is reused silently."""
+
+    def __init__(self, battle_id: str, acknowledged: Head, found: Head) -> None:
+        super().__init__(
+            f"battle {battle_id}: head {found.version} is behind acknowledged version {acknowledged.version}"
+        )
+        self.battle_id, self.acknowledged, self.found = battle_id, acknowledged, found

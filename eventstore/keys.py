@@ -40,6 +40,11 @@ def append_claim(battle_id: str) -> str:
     return f"siege:{{{battle_id}}}:append:claim"
 
 
+def regressions(battle_id: str) -> str:
+    """List of JSON records, one per time an append found the head behind an acknowledged one."""
+    return f"siege:{{{battle_id}}}:regressions"
+
+
 def rate(battle_id: str, owner: str, window_s: int) -> str:
     """A rate budget's counter for one window (eventstore/lua/rate.lua), beside the battle it spends on."""
     return f"siege:{{{battle_id}}}:rate:{owner}:{window_s}"

@@ -22,6 +22,7 @@ from eventstore.records import (
     FoldSave,
     FoldStart,
     Head,
+    HeadRegression,
     NewEntry,
     Projection,
     Spent,
@@ -147,6 +148,11 @@ class MemoryEventStore(MemorySchedule, MemoryTokens, MemoryWebhooks, MemoryTicke
     def secret(self, battle_id: str) -> str:
         with self._changed:
             return self._battle(battle_id).secret
+
+    def head_regressions(self, battle_id: str) -> list[HeadRegression]:
+        with self._changed:
+            self._battle(battle_id)
+            return []  # a process's own memory cannot lose what it acknowledged
 
     def battle_ids(self) -> Iterator[str]:
         with self._changed:

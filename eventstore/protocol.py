@@ -14,6 +14,7 @@ from eventstore.records import (
     FoldSave,
     FoldStart,
     Head,
+    HeadRegression,
     NewEntry,
     Projection,
     Spent,
@@ -112,6 +113,10 @@ class EventStore(Protocol):
         """The hex server seed."""
 
     def battle_ids(self) -> Iterator[str]: ...
+
+    def head_regressions(self, battle_id: str) -> list[HeadRegression]:
+        """Each time an append found the head behind one it had acknowledged (entries lost to a failover
+        or a crash), oldest first; the battle's audit reports them."""
 
     # --- access tokens (hashed) ------------------------------------------------------------------------
     def add_token(self, battle_id: str, token: TokenRecord) -> None:

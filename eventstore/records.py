@@ -41,6 +41,15 @@ class Head:
     hash: str
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HeadRegression:
+    """An append found the log's head behind one acknowledged before: entries acknowledged were lost."""
+
+    acknowledged: Head
+    found: Head
+    at_ms: int  # when it was seen (Unix ms)
+
+
 @dataclass(frozen=True, slots=True)
 class Window:
     """One fixed window of a rate budget: `amount` requests per `seconds`."""

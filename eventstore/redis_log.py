@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import logging
 import random
 import secrets
 import threading
@@ -10,6 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from redis.cluster import RedisCluster
+from redis.commands.core import Script
+from redis.exceptions import RedisError
 
 from eventstore import keys, lua
 from eventstore import redis_rate as rate
@@ -17,12 +21,29 @@ from eventstore import redis_schedule as schedule
 from eventstore.canonical import canonical_json
 from eventstore.chain import entry_hash
 from eventstore.config import RedisClient
-from eventstore.errors import AppendContention, BattleExists, TokenRefused, UnknownBattle
+from eventstore.errors import (
+    AppendContention,
+    BattleExists,
+    HeadRegressed,
+    ReplicasBehind,
+    TokenRefused,
+    UnknownBattle,
+)
 from eventstore.head_cache import HeadCache
 from eventstore.protocol import GENESIS_HASH, IDEMPOTENCY_RETAIN_S
-from eventstore.records import Appended, Budget, Head, NewEntry, Spent, StoredEntry, TokenRecord
+from eventstore.records import (
+    Appended,
+    Budget,
+    Head,
+    HeadRegression,
+    NewEntry,
+    Spent,
+    StoredEntry,
+    TokenRecord,
+)
 from eventstore.redis_idem import refusal
 from eventstore.redis_tokens import token_json
+from eventstore.replication import ReplicaAck, run_acknowledged
 from eventstore.stream_fields import from_fields, from_rows, text, to_fields, version_of
 
 MAX_TRIES = 64  # each retry means another appender won, so the system progresses; this bounds one caller
@@ -33,18 +54,31 @@ APPEND_STRIPES = 64
 # Processes appending to one hot battle race on its head: a loser claims the next turn (append.lua), and
 # whoever meets another's claim a few times in a row steps back a random moment while it is used
 YIELD_AFTER, YIELD_MAX_S = 4, 0.002
+log = logging.getLogger("siege.store")
 
 
 class RedisLog:
-    def __init__(self, client: RedisClient, *, scheduled_ttl_ms: int) -> None:
+    def __init__(
+        self,
+        client: RedisClient,
+        *,
+        scheduled_ttl_ms: int,
+        schedule_client: RedisClient | None = None,
+        ack: ReplicaAck | None = None,
+    ) -> None:
         self._client = client
         self._scheduled_ttl_ms = scheduled_ttl_ms
-        # On one node the pending mark joins the append script; a cluster keeps it on another slot.
-        self._marks_in_script = not isinstance(client, RedisCluster)
+        # Pending marks span battles: on one node they join the append script; a cluster keeps them on the
+        # queue's server, so a master in trouble holds up its own battles only
+        self._schedule_client = schedule_client or client
+        self._marks_in_script = schedule_client is None and not isinstance(client, RedisCluster)
+        self._ack = ack or ReplicaAck()
         self._heads = HeadCache()
+        self._acknowledged = HeadCache()  # the last head this process answered for, to see one lost
         self._turns = [threading.Lock() for _ in range(APPEND_STRIPES)]
         self._create_script = lua.register(client, "create")
         self._append_script = lua.register(client, "append")
+        self._release_claim = lua.register(client, "unlock")
 
     def create_battle(
         self, battle_id: str, created: NewEntry, server_seed: str, *, token: TokenRecord | None = None
@@ -52,15 +86,17 @@ class RedisLog:
         digest = entry_hash(1, created, GENESIS_HASH)
         fields = to_fields(created, GENESIS_HASH, digest)
         granted = [token.digest, token_json(token)] if token else ["", ""]
-        created_now = self._create_script(
-            keys=[keys.log(battle_id), keys.secret(battle_id), keys.tokens(battle_id)],
-            args=[server_seed, *granted, *fields],
+        script_keys = [keys.log(battle_id), keys.secret(battle_id), keys.tokens(battle_id)]
+        created_now, confirmed = self._run(
+            self._create_script, battle_id, script_keys, [server_seed, *granted, *fields]
         )
         if not created_now:
             raise BattleExists(battle_id)
         # The global index is not hash-tagged (it spans battles), so it cannot join the script on a cluster.
         self._client.zadd(keys.BATTLES, {battle_id: time.time()}, nx=True)
+        self._require_replicas(confirmed)
         self._heads.put(battle_id, Head(version=1, hash=digest))
+        self._acknowledged.put(battle_id, Head(version=1, hash=digest))
         return Appended(version=1, hash=digest)
 
     def append(
@@ -100,27 +136,78 @@ class RedisLog:
                 written = [f"0-{version}", version, digest, battle_id, self._scheduled_ttl_ms]
                 fields = [canonical_json(to_fields(entry, prev.hash, digest))]
                 kept = [schedule.ttl_ms(retain_s), max(int(lease_s * 1000), 0), token_digest or "", claimant]
-                reply = self._append_script(
-                    keys=script_keys,
-                    args=[*checks, prev.version, prev.hash, *written, *fields, *kept, *rate.windows(budget)],
-                )
+                args = [*checks, prev.version, prev.hash, *written, *fields, *kept, *rate.windows(budget)]
+                reply, confirmed = self._run(self._append_script, battle_id, script_keys, args)
                 # every reply is (status, the budget's window, left, reset ms, what the status says...)
                 status, spent, said = text(reply[0]), rate.spent_of(budget, reply[1:4]), reply[4:]
                 if status == "ok":
                     self._heads.put(battle_id, Head(version=version, hash=digest))
                     marked = bool(said[0]) if marks_in_script else self._mark_after(battle_id, mark_pending)
+                    self._require_replicas(confirmed)
+                    self._acknowledged.put(battle_id, Head(version=version, hash=digest))
                     return Appended(version=version, hash=digest, enqueue=marked, spent=spent)
+                if status == "replayed":
+                    self._require_replicas(confirmed)  # the first attempt's entry: on the replicas now
                 if status != "moved":
                     return self._refused(battle_id, status, said, spent)
-                self._heads.put(battle_id, Head(version=int(said[0]), hash=text(said[1])))
+                self._moved(battle_id, Head(version=int(said[0]), hash=text(said[1])), claimant)
         raise AppendContention(self._heads.get(battle_id).version)
 
+    def _run(
+        self, script: Script, battle_id: str, script_keys: list[str], args: list[Any]
+    ) -> tuple[Any, int]:
+        """The script's reply, and how many replicas confirmed its writes (0 when none is waited for)."""
+        if self._ack.replicas is None:  # auto: read once, at the first append rather than at import or start
+            self._ack = self._ack.resolved(self._client)
+            log.info("appends wait for %d replica(s) before they are acknowledged", self._ack.replicas)
+        if not self._ack.replicas:
+            return script(keys=script_keys, args=args), 0
+        return run_acknowledged(self._client, self._ack, keys.log(battle_id), script, script_keys, args)
+
+    def _require_replicas(self, confirmed: int) -> None:
+        wanted = self._ack.replicas or 0
+        if confirmed < wanted:
+            raise ReplicasBehind(confirmed, wanted)
+
+    def _moved(self, battle_id: str, found: Head, claimant: str) -> None:
+        """The head is not the cached one: another append landed, or (behind an acknowledged head, or at
+        its version with another hash) acknowledged entries were lost, which is refused and recorded."""
+        self._heads.put(battle_id, found)
+        acknowledged = self._acknowledged.get(battle_id)
+        lost = acknowledged.version > found.version or (
+            acknowledged.version == found.version and acknowledged.hash != found.hash
+        )
+        if not lost:
+            return
+        self._acknowledged.put(battle_id, found)  # told once: the battle goes on from the head it has
+        self._release_claim(keys=[keys.append_claim(battle_id)], args=[claimant])  # ours, if it took one
+        record = [acknowledged.version, acknowledged.hash, found.version, found.hash, int(time.time() * 1000)]
+        self._client.rpush(keys.regressions(battle_id), json.dumps(record))
+        raise HeadRegressed(battle_id, acknowledged, found)
+
+    def head_regressions(self, battle_id: str) -> list[HeadRegression]:
+        found = []
+        for raw in self._client.lrange(keys.regressions(battle_id), 0, -1):
+            acked, acked_hash, version, digest, at_ms = json.loads(raw)
+            was, now = Head(version=acked, hash=acked_hash), Head(version=version, hash=digest)
+            found.append(HeadRegression(acknowledged=was, found=now, at_ms=at_ms))
+        if not found:
+            self._require(battle_id)
+        return found
+
     def _mark_after(self, battle_id: str, wanted: bool) -> bool:
-        return wanted and schedule.mark_pending(self._client, battle_id, self._scheduled_ttl_ms)
+        """After the append, on the queue's server: the command is in the log whatever happens here, and a
+        battle left unmarked is found by the reconciler."""
+        try:
+            return wanted and schedule.mark_pending(self._schedule_client, battle_id, self._scheduled_ttl_ms)
+        except RedisError as error:
+            log.warning("could not mark battle %s pending (%s); the reconciler will", battle_id, error)
+            return False
 
     def _refused(self, battle_id: str, status: str, said: list[Any], spent: Spent | None) -> Appended:
         if status == "unknown":
             self._heads.drop(battle_id)
+            self._acknowledged.drop(battle_id)
             raise UnknownBattle(battle_id)
         if status == "token":
             raise TokenRefused(battle_id)

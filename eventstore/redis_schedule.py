@@ -11,26 +11,36 @@ from eventstore.stream_fields import text
 
 
 class RedisSchedule:
-    def __init__(self, client: RedisClient, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
+    """The fold locks are the battle's keys; the pending set and the scheduled flag span battles and live
+    on `schedule_client` when given (the queue's server, beside a cluster store)."""
+
+    def __init__(
+        self,
+        client: RedisClient,
+        *,
+        scheduled_ttl_s: float = SCHEDULED_TTL_S,
+        schedule_client: RedisClient | None = None,
+    ) -> None:
         self._client = client
+        self._pending_client = schedule_client or client
         self._scheduled_ttl_ms = ttl_ms(scheduled_ttl_s)
         self._lock_script = lua.register(client, "lock")
         self._unlock_script = lua.register(client, "unlock")
 
     def mark_pending(self, battle_id: str) -> bool:
-        return mark_pending(self._client, battle_id, self._scheduled_ttl_ms)
+        return mark_pending(self._pending_client, battle_id, self._scheduled_ttl_ms)
 
     def mark_pending_again(self, battle_ids: Sequence[str]) -> bool:
-        return bool(battle_ids) and mark_all_pending(self._client, battle_ids, self._scheduled_ttl_ms)
+        return bool(battle_ids) and mark_all_pending(self._pending_client, battle_ids, self._scheduled_ttl_ms)
 
     def take_pending(self, count: int) -> list[str]:
         if count <= 0:
             return []
-        taken = self._client.spop(keys.PENDING, count)
+        taken = self._pending_client.spop(keys.PENDING, count)
         return [text(battle_id) for battle_id in taken or []]
 
     def clear_scheduled(self) -> None:
-        self._client.delete(keys.SCHEDULED)
+        self._pending_client.delete(keys.SCHEDULED)
 
     def try_lock(self, battle_id: str, owner: str, ttl_ms: int) -> bool:
         return bool(self._lock_script(keys=[keys.lock(battle_id)], args=[owner, ttl_ms]))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from eventstore.config import RedisClient
+from eventstore.config import RedisClient, StoreConfig, connect
 from eventstore.protocol import SCHEDULED_TTL_S, EventStore
 from eventstore.redis_derived import RedisDerived
 from eventstore.redis_folds import RedisFolds
@@ -17,6 +17,7 @@ from eventstore.redis_schedule import RedisSchedule, ttl_ms
 from eventstore.redis_tickets import RedisTickets
 from eventstore.redis_tokens import RedisTokens
 from eventstore.redis_webhooks import RedisWebhooks
+from eventstore.replication import ReplicaAck, replicas_of
 
 
 class RedisEventStore(
@@ -34,14 +35,24 @@ class RedisEventStore(
 ):
     """One client, eleven concerns: each base owns its keys and scripts (see its module)."""
 
-    def __init__(self, client: RedisClient, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
-        RedisLog.__init__(self, client, scheduled_ttl_ms=ttl_ms(scheduled_ttl_s))
+    def __init__(
+        self,
+        client: RedisClient,
+        *,
+        scheduled_ttl_s: float = SCHEDULED_TTL_S,
+        schedule_client: RedisClient | None = None,
+        ack: ReplicaAck | None = None,
+    ) -> None:
+        """`schedule_client`: where pending marks go (default `client`); `ack`: what an append waits for
+        before it is acknowledged (default: the master alone)."""
+        ttl = ttl_ms(scheduled_ttl_s)
+        RedisLog.__init__(self, client, scheduled_ttl_ms=ttl, schedule_client=schedule_client, ack=ack)
         RedisImport.__init__(self, client)
         RedisIdempotency.__init__(self, client)
         RedisBudgets.__init__(self, client)
         RedisDerived.__init__(self, client)
         RedisFolds.__init__(self, client)
-        RedisSchedule.__init__(self, client, scheduled_ttl_s=scheduled_ttl_s)
+        RedisSchedule.__init__(self, client, scheduled_ttl_s=scheduled_ttl_s, schedule_client=schedule_client)
         RedisTokens.__init__(self, client)
         RedisWebhooks.__init__(self, client)
         RedisFollow.__init__(self, client)
@@ -53,3 +64,20 @@ if TYPE_CHECKING:
 
     def _conforms(store: RedisEventStore) -> EventStore:
         return store  # mypy proves the class implements every method of the protocol
+
+
+def open_store(config: StoreConfig, **options: Any) -> RedisEventStore:
+    """The store as configured: on a cluster, pending marks on the queue's plain server; appends waiting
+    (WAIT) for the replicas SIEGE_ACK_REPLICAS asks. Not WAITAOF: Valkey replicas report their fsync
+    about once a second, so each append would wait that long (docs/performance.md)."""
+    client = config.connect_store(**options)
+    schedule_client = connect(str(config.queue_redis_url), **options) if config.cluster else None
+    replicas = config.ack_replicas
+    # a cluster client has read the topology already
+    if config.cluster and replicas is None and not (replicas := replicas_of(client)):
+        raise ValueError(
+            "the cluster's masters have no replicas, so a failover would lose acknowledged commands: "
+            "add replicas, or set SIEGE_ACK_REPLICAS=0 to accept that"
+        )
+    ack = ReplicaAck(replicas=replicas, timeout_ms=config.ack_timeout_ms)
+    return RedisEventStore(client, schedule_client=schedule_client, ack=ack)

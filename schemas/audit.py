@@ -73,6 +73,14 @@ class UndoListedSchema(ViewSchema):
     )
 
 
+class RegressionSchema(ViewSchema):
+    acknowledged_version = fields.Integer(required=True, **described("a head the service had acknowledged"))
+    acknowledged_hash = fields.String(required=True, metadata=HASH)
+    found_version = fields.Integer(required=True, **described("the head the log had instead, behind it"))
+    found_hash = fields.String(required=True, metadata=HASH)
+    at = fields.String(required=True, **described("when an append saw it (UTC, RFC 3339)"))
+
+
 class AuditSchema(ViewSchema):
     ok = fields.Boolean(
         required=True, **described("the chain, the replay and (when verifiable) the dice hold")
@@ -80,11 +88,13 @@ class AuditSchema(ViewSchema):
     status = one_of(
         "ok",
         "failed",
+        "regressed",
         "unsupported",
         required=True,
         **described(
             "`unsupported`: the chain and dice hold, but the battle's rules version is not one this release "
-            "folds, so it was not replayed (never a difference); `failed`: a check does not hold"
+            "folds, so it was not replayed (never a difference); `failed`: a check does not hold; "
+            "`regressed`: the checks hold, but the store lost commands it had acknowledged (`regressions`)"
         ),
     )
     ruleset = fields.String(required=True)
@@ -104,4 +114,12 @@ class AuditSchema(ViewSchema):
     dice = fields.Nested(DiceCheckSchema, required=True)
     undos = fields.List(
         fields.Nested(UndoListedSchema), required=True, **described("every applied undo, in log order")
+    )
+    regressions = fields.List(
+        fields.Nested(RegressionSchema),
+        required=True,
+        **described(
+            "each time an append found the log's head behind one the service had acknowledged (lost to a "
+            "store failover or crash); the versions after `found_version` were written again"
+        ),
     )

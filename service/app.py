@@ -5,12 +5,12 @@ from __future__ import annotations
 import inspect
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, cast
 
 import redis
 from flask import Blueprint, Flask
 
-from eventstore.config import connect
 from eventstore.protocol import EventStore
 from service import auth, budgets, cors, limits, logs, problems
 from service.api import SiegeApi
@@ -99,8 +99,8 @@ def create_app(
 
 
 def _redis_store(config: ServiceConfig) -> EventStore:
-    from eventstore.redis_store import RedisEventStore  # only when no store is handed in
+    from eventstore.redis_store import open_store  # only when no store is handed in
 
     # a cluster client reads the slot map here, so a cluster store must answer when a process starts
-    client = connect(config.redis_url, cluster=config.store.cluster, socket_timeout=STORE_TIMEOUT_S)
-    return RedisEventStore(client)
+    store = replace(config.store, redis_url=config.redis_url, queue_redis_url=config.queue_url)
+    return open_store(store, socket_timeout=STORE_TIMEOUT_S)

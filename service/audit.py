@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from eventstore.chain import verify_chain
 from eventstore.drift import compare_outcomes
 from eventstore.paging import history
 from eventstore.protocol import EventStore
-from eventstore.records import StoredEntry
+from eventstore.records import HeadRegression, StoredEntry
 from rules.fold import UNDO
 from rules.history import battle_seeds, fold_history
 from rules.registry import folded_versions
 from rules.undo import Rewinder
 from service.audit_dice import Revealed, check_dice, stored_conclusion
+from service.clock import iso
 from service.supported_rules import unsupported
 
 
@@ -59,10 +61,11 @@ def audit(store: EventStore, battle_id: str, created: StoredEntry, max_entries: 
     chain_wire = {"ok": chain.ok, **asdict(chain)}
     ok = chain.ok and replay.first_difference is None and dice["ok"]
     pinned = created.data.get("rules_version")
+    regressions = [_regression(lost) for lost in store.head_regressions(battle_id)]
     return {
-        "ok": ok and refused is None,
+        "ok": ok and refused is None and not regressions,
         # a broken chain or a forged die is wrong under any rules; otherwise other rules are only unknown
-        "status": "failed" if not ok else "unsupported" if refused else "ok",
+        "status": _status(ok, bool(regressions), refused is not None),
         "ruleset": str(created.data.get("ruleset")),
         "rules_version": pinned if isinstance(pinned, str) else None,
         "supported": list(folded_versions(str(created.data.get("ruleset")))),
@@ -73,6 +76,23 @@ def audit(store: EventStore, battle_id: str, created: StoredEntry, max_entries: 
         "replay": replay.wire(),
         "dice": {key: value for key, value in dice.items() if key != "ok"},
         "undos": [_undo(store, battle_id, version, undone) for version, undone in replay.undos],
+        "regressions": regressions,
+    }
+
+
+def _status(checks_hold: bool, regressed: bool, unsupported: bool) -> str:
+    if not checks_hold:
+        return "failed"
+    return "regressed" if regressed else "unsupported" if unsupported else "ok"
+
+
+def _regression(lost: HeadRegression) -> dict[str, Any]:
+    return {
+        "acknowledged_version": lost.acknowledged.version,
+        "acknowledged_hash": lost.acknowledged.hash,
+        "found_version": lost.found.version,
+        "found_hash": lost.found.hash,
+        "at": iso(datetime.fromtimestamp(lost.at_ms / 1000, UTC)),
     }
 
 

@@ -14,13 +14,17 @@ from werkzeug.exceptions import HTTPException
 
 from eventstore.errors import (
     AppendContention,
+    HeadRegressed,
     IdempotencyInFlight,
     IdempotencyMismatch,
+    ReplicasBehind,
+    StoreUnavailable,
     UnknownBattle,
     VersionConflict,
 )
 from rules.errors import UnfoldableRules
 from schemas.problems import ABOUT_BLANK, PROBLEM_BASE
+from telemetry.metrics import HEAD_REGRESSIONS, REPLICA_ACK_TIMEOUTS
 
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger(__name__)
@@ -41,7 +45,29 @@ HTTP_PROBLEMS = {
 RETRY_SOON = {"Retry-After": "1"}
 STORE_RETRY_AFTER_S = 2  # a restarted Redis answers within a second or two, its AOF loaded
 # unreachable, timed out, loading its AOF (BusyLoadingError is a ConnectionError), a cluster without quorum
-STORE_DOWN = (redis_errors.ConnectionError, redis_errors.TimeoutError, redis_errors.ClusterDownError)
+# or failing over (a replica not yet promoted answers READONLY, a moving slot MOVED, ASK or TRYAGAIN), the
+# replicas late to confirm a write
+STORE_DOWN = (
+    redis_errors.ConnectionError,
+    redis_errors.TimeoutError,
+    redis_errors.ClusterError,
+    redis_errors.RedisClusterException,
+    redis_errors.ReadOnlyError,
+    redis_errors.TryAgainError,
+    redis_errors.AskError,
+    StoreUnavailable,
+)
+# what a server says when it cannot take a write now, where redis-py has no exception class of its own
+TRANSIENT_REPLIES = (
+    "NOREPLICAS",
+    "READONLY",
+    "TRYAGAIN",
+    "CLUSTERDOWN",
+    "MASTERDOWN",
+    "LOADING",
+    "MOVED",
+    "ASK",
+)
 
 
 class Problem(Exception):
@@ -85,6 +111,7 @@ def install(app: Flask) -> None:
     app.register_error_handler(UnfoldableRules, _unfoldable)
     for unavailable in STORE_DOWN:
         app.register_error_handler(unavailable, store_unavailable)
+    app.register_error_handler(redis_errors.ResponseError, _store_reply)
     app.register_error_handler(HTTPException, _http_exception)
     app.register_error_handler(Exception, _unexpected)
 
@@ -131,9 +158,23 @@ def _contention(error: AppendContention) -> Response:
     ).response()
 
 
+def _store_reply(error: redis_errors.ResponseError) -> Response:
+    """A refusal the server means as "not now" (NOREPLICAS under min-replicas-to-write, say) is a 503."""
+    if str(error).split(" ", 1)[0] in TRANSIENT_REPLIES:
+        return store_unavailable(error)
+    return _unexpected(error)
+
+
 def store_unavailable(error: Exception) -> Response:
     """Redis does not answer: a 503 to retry, never a 500. A command whose append failed on the way may
     still have landed, so the detail asks for a retry with the same Idempotency-Key."""
+    if isinstance(error, HeadRegressed):
+        HEAD_REGRESSIONS.inc()
+        log.error(
+            "acknowledged entries lost: %s; the append was refused and the battle's audit says so", error
+        )
+    elif isinstance(error, ReplicasBehind):
+        REPLICA_ACK_TIMEOUTS.inc()
     log.warning("event store unavailable: %s: %s", type(error).__name__, error)
     detail = (
         f"The event store does not answer ({type(error).__name__}). Retry after Retry-After seconds; "

@@ -19,6 +19,15 @@ APPEND_SECONDS = Histogram(
     ["ruleset"],
     buckets=FAST,
 )
+HEAD_REGRESSIONS = Counter(
+    "siege_head_regressions",
+    "Appends that found a battle's log head behind one acknowledged before (entries lost by the store: "
+    "a failover to a replica that lacked them, or a crash without fsync); each is refused and audited",
+)
+REPLICA_ACK_TIMEOUTS = Counter(
+    "siege_replica_ack_timeouts",
+    "Appends answered 503 because fewer replicas than SIEGE_ACK_REPLICAS confirmed them in time",
+)
 PROJECTION_LAG_SECONDS = Histogram(
     "siege_projection_lag_seconds",
     "Age of the oldest command of each batch of outcomes a worker writes: append to outcome, worst case",

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from functools import cache
 
 from rq import Queue
 
 from eventstore.config import StoreConfig, connect
 from eventstore.protocol import EventStore
-from eventstore.redis_store import RedisEventStore
+from eventstore.redis_store import open_store
 from webhooks.settings import WebhookSettings
 from workers.queue import enqueue_delivery, enqueue_projection, projection_queue, webhook_queue
 from workers.webhook_schedule import wake_all
@@ -38,7 +39,8 @@ def config() -> StoreConfig:
 # cached: a SimpleWorker runs thousands of jobs in one process and should reuse one connection pool
 @cache
 def store() -> EventStore:
-    return RedisEventStore(config().connect_store())  # a cluster client when SIEGE_STORE_CLUSTER=1
+    # a cluster client when SIEGE_STORE_CLUSTER=1; workers append nothing, so they wait for no replica
+    return open_store(replace(config(), ack_replicas=0))
 
 
 @cache

@@ -90,8 +90,13 @@ def _round(
     one call: with many battles a fold has about one new entry, and round trips, not rules, were its cost."""
     try:
         starts = store.begin_folds(taken, owner, LOCK_TTL_MS, limit=BATCH)
-    except Exception:  # the round folds nothing; any lock taken lapses, and the reconciler re-marks them
-        log.exception("could not start folding %d battles", len(taken))
+    except Exception as error:  # any lock taken lapses, and the reconciler re-marks what was not folded
+        if len(taken) > 1:  # one store node failing (a cluster's master) must hold back its battles only
+            log.warning("could not start folding %d battles together (%s): one by one", len(taken), error)
+            for battle_id in taken:
+                done = _round(store, [battle_id], owner, done, after)
+            return done
+        log.exception("could not start folding battle %s", taken[0])
         return replace(done, rounds=done.rounds + 1, failed=done.failed + len(taken))
     started = dict(zip(taken, starts, strict=True))
     busy = [battle_id for battle_id, start in started.items() if start is None]
@@ -146,8 +151,15 @@ def _finish(store: EventStore, owner: str, unsaved: dict[str, Unsaved | None]) -
     """Every last write of the round and every unlock, in one call; the folds that ran to the end."""
     try:
         saved = store.finish_folds(owner, [(b, fold.write if fold else None) for b, fold in unsaved.items()])
-    except Exception:  # what was not written is folded again: the reconciler re-marks lagging battles
-        log.exception("could not save the folds of %d battles", len(unsaved))
+    except (
+        Exception
+    ) as error:  # what was not written is folded again: the reconciler re-marks lagging battles
+        if len(unsaved) > 1:  # as in _round: the battles of the other nodes are saved on their own
+            log.warning(
+                "could not save the folds of %d battles together (%s): one by one", len(unsaved), error
+            )
+            return [fold for b, one in unsaved.items() for fold in _finish(store, owner, {b: one})]
+        log.exception("could not save the fold of battle %s", next(iter(unsaved)))
         return []
     return [fold.settle(ok) for fold, ok in zip(unsaved.values(), saved, strict=True) if fold is not None]
 

@@ -80,6 +80,9 @@ if ARGV[2] ~= '' then
     if string.sub(rest, 1, 1) == 'l' and tonumber(string.sub(rest, 2)) > now then
       return {'inflight', tightest, left, reset, version}
     end
+    -- written again as it is: this connection's replication offset then covers the first attempt's entry,
+    -- so a WAIT after this reply waits for the replicas to hold what is replayed
+    redis.call('HSET', KEYS[2], ARGV[2], record)
     local entry = redis.call('XRANGE', KEYS[1], '0-' .. version, '0-' .. version)
     local answer = string.sub(rest, 1, 1) == '=' and string.sub(rest, 2) or false
     return {'replayed', tightest, left, reset, version, hash_of(entry[1][2]), answer}

@@ -83,3 +83,28 @@ def test_a_cluster_store_needs_a_node_to_start_from() -> None:
 def test_a_mistyped_cluster_flag_is_an_error() -> None:
     with pytest.raises(ValueError, match="SIEGE_STORE_CLUSTER"):
         StoreConfig.from_env({"SIEGE_STORE_CLUSTER": "cluster"})
+
+
+def test_appends_wait_for_the_replicas_the_topology_has_unless_told_a_count() -> None:
+    assert StoreConfig.from_env({}).ack_replicas is None  # auto
+    assert StoreConfig.from_env({"SIEGE_ACK_REPLICAS": "auto"}).ack_replicas is None
+    assert StoreConfig.from_env({"SIEGE_ACK_REPLICAS": "0"}).ack_replicas == 0
+    assert StoreConfig.from_env({"SIEGE_ACK_REPLICAS": " 2 "}).ack_replicas == 2
+    assert StoreConfig.from_env({}).ack_timeout_ms == 1000
+    assert StoreConfig.from_env({"SIEGE_ACK_TIMEOUT_MS": "250"}).ack_timeout_ms == 250
+
+
+@pytest.mark.parametrize(
+    ("name", "word"),
+    [
+        ("SIEGE_ACK_REPLICAS", "-1"),
+        ("SIEGE_ACK_REPLICAS", "all"),
+        ("SIEGE_ACK_REPLICAS", "²"),
+        ("SIEGE_ACK_TIMEOUT_MS", "0"),
+        ("SIEGE_ACK_TIMEOUT_MS", "4001"),  # the store clients' socket timeout would cut the wait short
+        ("SIEGE_ACK_TIMEOUT_MS", "1.5"),
+    ],
+)
+def test_a_replica_setting_that_cannot_mean_anything_stops_at_start(name: str, word: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        StoreConfig.from_env({name: word})

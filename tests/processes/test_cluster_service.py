@@ -44,7 +44,9 @@ def cluster_service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) ->
     with contextlib.ExitStack() as running:
         nodes = running.enter_context(local_cluster(tmp_path_factory.mktemp("e2e-cluster")))
         logs = tmp_path_factory.mktemp("cluster-live")
-        yield running.enter_context(launched(nodes[0].url, queue_url, logs, cluster=True))
+        # masters without replicas (the failover fault test has them): nothing to wait for, said so
+        settings = {"SIEGE_ACK_REPLICAS": "0"}
+        yield running.enter_context(launched(nodes[0].url, queue_url, logs, cluster=True, settings=settings))
 
 
 def test_the_worked_session_plays_replays_and_audits_on_a_cluster(cluster_service: LiveService) -> None:
