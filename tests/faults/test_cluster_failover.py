@@ -1,6 +1,7 @@
 """The service on a Redis Cluster of three masters with a replica each (AOF `always`), keyed writers on
 battles of every master, and three master SIGKILLs: one under load, two after the master's replica link
-was cut for a second of writes. A replica is promoted each time and the killed node rejoins as its
+was cut for seconds of writes (during the last cut, a keyed command is resent at once from several
+connections). A replica is promoted each time and the killed node rejoins as its
 replica. Every acknowledged command must still be in its log at its version with its hash, no version
 may be handed out twice, no answer may be a 500, and battles on the other masters keep being
 acknowledged at their pace while a failed master's slots change hands."""
@@ -8,9 +9,13 @@ acknowledged at their pace while a failed master's slots change hands."""
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 
 import pytest
 from redis.cluster import RedisCluster
@@ -19,9 +24,20 @@ from redis.crc import key_slot
 from eventstore import keys
 from eventstore.embedded import EmbeddedServer
 from eventstore.redis_store import RedisEventStore
-from tests.faults.traffic import Losses, Receipt, Tally, Writers, check_clean, create_battles, losses
+from tests.faults.traffic import (
+    Losses,
+    Receipt,
+    Tally,
+    Writers,
+    bearer,
+    check_clean,
+    create_battles,
+    losses,
+    request,
+)
 from tests.fixtures.cluster import Node, ReplicatedCluster, replicated_cluster, slot_ranges
 from tests.fixtures.launched import Launched, launched
+from tests.workers.logs import FILLER
 
 pytestmark = [pytest.mark.faults]
 NODE_TIMEOUT_MS = 2000
@@ -29,13 +45,15 @@ BATTLES_PER_MASTER = 2  # each with a writer of its own
 LOAD_BEFORE_S = 1.5  # writes that reach the replica before anything breaks
 LOAD_AFTER_S = 1.0  # writes on the promoted master before the killed node comes back
 KEPT_PACE = 0.5  # the healthy masters' battles are acknowledged at least at half their pace during a failover
-# (scenario, seconds of writes the master takes alone while its replica's link is cut before it dies): the
-# last cut outlasts an acknowledgement's timeout (1 s) and the writer's pause, so a command refused for want
-# of a replica is resent, and meets its own idempotency record, while the link is still down
+RESENDS = 4  # of the probe's command at once, on connections of their own: they reach both API processes
+# (scenario, seconds of writes the master takes alone while its replica's link is cut before it dies, and
+# whether a probe runs meanwhile): the last cut outlasts an acknowledgement's timeout (1 s) twice, so a
+# command refused for want of a replica is resent, and meets its own idempotency record, while the link is
+# still down: a resend must not be acknowledged then either
 SCENARIOS = (
-    ("master SIGKILLed", 0.0),
-    ("replica link cut 1 s, then master SIGKILLed", 1.0),
-    ("replica link cut 2.5 s, then master SIGKILLed", 2.5),
+    ("master SIGKILLed", 0.0, False),
+    ("replica link cut 1 s, then master SIGKILLed", 1.0, False),
+    ("replica link cut 3 s, a refused command resent meanwhile, then master SIGKILLed", 3.0, True),
 )
 
 
@@ -48,6 +66,7 @@ class Round:
     promoted: float  # a replica serves the victim's slots
     ended: float  # the killed node rejoined as a synced replica
     behind: int  # replication bytes the replica lacked when its master died (0: the link was up)
+    probed: Counter[int] = field(default_factory=Counter)  # the probe's answers, first attempt and resends
 
 
 @dataclass(frozen=True)
@@ -99,8 +118,10 @@ def failovers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Failovers]:
         battles = spread(run, BATTLES_PER_MASTER)
         rounds = []
         with Writers(run.base_url, battles, threads=len(battles), idempotent=True, pinned=True) as writers:
-            for shard, (scenario, cut_s) in enumerate(SCENARIOS):
-                rounds.append(fail_over(cluster, shard, scenario, cut_s))
+            for shard, (scenario, cut_s, probe) in enumerate(SCENARIOS):
+                target = next(b for b in battles if shard_of(b[0]) == shard)
+                probing = (lambda t=target: resent(run.base_url, t, writers.tally)) if probe else None
+                rounds.append(fail_over(cluster, shard, scenario, cut_s, probing))
             tally = writers.stop()
         ids = [b for b, _ in battles]
         found = losses(tally.receipts, store, ids)
@@ -110,18 +131,25 @@ def failovers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Failovers]:
         yield Failovers(rounds, tally, found, shards, elapsed, run, store, battles)
 
 
-def fail_over(cluster: ReplicatedCluster, shard: int, scenario: str, cut_s: float) -> Round:
-    """SIGKILL the master of `shard` (its replica's link cut for `cut_s` of writes first), wait for
-    the promotion, restart the killed node and wait until every master has a synced replica again."""
+def fail_over(
+    cluster: ReplicatedCluster,
+    shard: int,
+    scenario: str,
+    cut_s: float,
+    probe: Callable[[], Counter[int]] | None = None,
+) -> Round:
+    """SIGKILL the master of `shard` (its replica's link cut for `cut_s` of writes first, `probe` run
+    meanwhile), wait for the promotion, restart the killed node and wait until every master has a synced
+    replica again."""
     started = time.monotonic()
     first_slot = slot_ranges()[shard][0]
     victim = cluster.master_of(first_slot)
     assert victim is not None, cluster.describe()
     replica = cluster.replicas_of(victim)[0]
     time.sleep(LOAD_BEFORE_S)
-    behind = 0
+    behind, probed = 0, Counter[int]()
     if cut_s:
-        behind = cut_for(cluster, victim, replica, cut_s)
+        behind, probed = cut_for(cluster, victim, replica, cut_s, probe)
     slots = cluster.slots_of(victim)
     victim.kill()
     killed = time.monotonic()
@@ -132,21 +160,50 @@ def fail_over(cluster: ReplicatedCluster, shard: int, scenario: str, cut_s: floa
     victim.start()  # same port and dir: it rejoins as the promoted node's replica and resyncs from it
     cluster.wait_healthy()
     assert cluster.replicas_of(replica) == [victim], cluster.describe()
-    return Round(scenario, shard, started, killed, promoted, time.monotonic(), behind)
+    return Round(scenario, shard, started, killed, promoted, time.monotonic(), behind, probed)
 
 
-def cut_for(cluster: ReplicatedCluster, master: Node, replica: Node, seconds: float) -> int:
-    """Cut the replica's link for `seconds` of writes; how many bytes of stream it then lacks."""
+def cut_for(
+    cluster: ReplicatedCluster,
+    master: Node,
+    replica: Node,
+    seconds: float,
+    probe: Callable[[], Counter[int]] | None,
+) -> tuple[int, Counter[int]]:
+    """Cut the replica's link for `seconds` of writes (or until `probe` is done, if later); how many bytes
+    of stream it then lacks, and what the probe was answered."""
     cluster.cut(master)
     deadline = time.monotonic() + 5
     while cluster.link_up(replica):
         assert time.monotonic() < deadline, "the replica's link stayed up after the cut"
         time.sleep(0.01)
+    probed: Counter[int] = Counter()
+    prober = threading.Thread(target=lambda: probed.update(probe() if probe else ()))
+    prober.start()
     time.sleep(seconds)
+    prober.join()
     told = int(cluster.replication(master)["master_repl_offset"])
     has = int(cluster.replication(replica)["master_repl_offset"])
     assert not cluster.link_up(replica), "the replica reconnected during the cut"
-    return told - has
+    return told - has, probed
+
+
+def resent(base_url: str, battle: tuple[str, str], tally: Tally) -> Counter[int]:
+    """One keyed command, then RESENDS of it at once: what each was answered (all in `tally` too, so an
+    acknowledged one is held against the log after the failover)."""
+    battle_id, token = battle
+    key = uuid.uuid4().hex
+    headers = bearer(token) | {"Idempotency-Key": key}
+
+    def send(_: int = 0) -> int:
+        answer = request(base_url, "POST", f"/battles/{battle_id}/commands", {"type": FILLER}, headers)
+        tally.answered(answer, battle_id, key)
+        return answer.status
+
+    answers = Counter([send()])
+    with ThreadPoolExecutor(RESENDS) as pool:
+        answers.update(pool.map(send, range(RESENDS)))
+    return answers
 
 
 def in_window(at: float, first: float, last: float) -> bool:
@@ -199,7 +256,8 @@ def print_table(rounds: Sequence[Round], tally: Tally, found: Losses, shards: di
     print(
         f"sent={tally.sent} answers={dict(sorted(tally.statuses.items()))} "
         f"503 without Retry-After={tally.retry_after_missing} "
-        f"Idempotency-Keys in the logs twice={len(found.keys_twice)}; cross-battle keys on shard: "
+        f"Idempotency-Keys in the logs twice={len(found.keys_twice)}; "
+        f"probes during a cut: {[dict(r.probed) for r in rounds if r.probed]}; cross-battle keys on shard: "
         + ", ".join(f"{k} {shard_of_key(k)}" for k in (keys.PENDING, keys.SCHEDULED, keys.BATTLES)),
         flush=True,
     )
@@ -220,6 +278,15 @@ def test_every_acknowledged_command_survives_three_master_failovers(failovers: F
     assert found.lost == [], f"{len(found.lost)} acknowledged commands lost, e.g. {found.lost[:3]}"
     assert found.reused == {}, f"{len(found.reused)} acknowledged versions given to other commands"
     assert found.keys_twice == {}, f"{len(found.keys_twice)} Idempotency-Keys appended twice"
+
+
+def test_a_command_is_not_acknowledged_while_only_its_master_has_it_even_when_resent(
+    failovers: Failovers,
+) -> None:
+    probed = [r.probed for r in failovers.rounds if r.probed]
+
+    assert probed and all(sum(p.values()) == 1 + RESENDS for p in probed), probed
+    assert all(set(p) == {503} for p in probed), probed  # the first attempt and every resend refused
 
 
 def test_no_answer_is_a_500_and_every_503_says_when_to_retry(failovers: Failovers) -> None:
