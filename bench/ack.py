@@ -132,12 +132,10 @@ def rows(timings: Sequence[Timing]) -> list[Row]:
     found = []
     for t in timings:
         result = f"{t.sequential_us:,.0f} µs sequential, {t.threaded_us:,.0f} µs with {THREADS} threads"
-        result += f" ({t.appends:,} appends)"
         if base is not None and t is not base and "cluster" in t.label:
-            result += (
-                f" (+{t.sequential_us - base.sequential_us:,.0f} µs, "
-                f"+{t.threaded_us - base.threaded_us:,.0f} µs over ack 0)"
-            )
+            extra_seq, extra_threaded = t.sequential_us - base.sequential_us, t.threaded_us - base.threaded_us
+            result += f"; {extra_seq:+,.0f} µs and {extra_threaded:+,.0f} µs over ack 0"
+        result += f" ({t.appends:,} appends)"
         found.append(Row(f"append per command, {t.label}", result))
     return found
 
