@@ -63,6 +63,14 @@ class IdempotencyInFlight(CountedRefusal):
         self.version = version
 
 
+class TooManyTokens(Exception):
+    """The battle has its cap of live tokens: nothing was kept."""
+
+    def __init__(self, live: int) -> None:
+        super().__init__(f"{live} live tokens")
+        self.live = live
+
+
 class TokenRefused(Exception):
     """The token an append was made with is no longer stored, or revoked: nothing was appended."""
 

@@ -12,7 +12,7 @@ from eventstore.canonical import canonical_json
 from eventstore.chain import entry_hash
 from eventstore.errors import IdempotencyInFlight, IdempotencyMismatch, VersionConflict
 from eventstore.protocol import GENESIS_HASH
-from eventstore.records import Appended, Budget, Head, NewEntry, Projection, Spent, StoredEntry
+from eventstore.records import BATTLE_OWNER, Appended, Budget, Head, NewEntry, Projection, Spent, StoredEntry
 
 
 @dataclass(slots=True)
@@ -50,12 +50,13 @@ class MemoryBattle:
     def spend(self, budget: Budget) -> Spent:
         """As eventstore/lua/rate.lua counts: every window hit, the tightest one answered."""
         now, tightest = time.time(), None
-        for window in budget.windows:
-            used, ends = self.rates.get((budget.owner, window.seconds), (0, 0.0))
+        for owner, window in budget.counted():
+            used, ends = self.rates.get((owner, window.seconds), (0, 0.0))
             if ends <= now:
                 used, ends = 0, now + window.seconds
-            self.rates[(budget.owner, window.seconds)] = (used + 1, ends)
-            spent = Spent(window=window, left=window.amount - used - 1, reset_s=ends - now)
+            self.rates[(owner, window.seconds)] = (used + 1, ends)
+            left, shared = window.amount - used - 1, owner == BATTLE_OWNER
+            spent = Spent(window=window, left=left, reset_s=ends - now, shared=shared)
             if tightest is None or spent.left < tightest.left:
                 tightest = spent
         assert tightest is not None, "a budget has at least one window"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 
+from eventstore.errors import TooManyTokens
 from eventstore.records import Head, TokenRecord
 
 
@@ -16,10 +17,16 @@ class MemoryTokens:
     def head(self, battle_id: str) -> Head:
         raise NotImplementedError  # the store's log answers; UnknownBattle when there is no battle
 
-    def add_token(self, battle_id: str, token: TokenRecord) -> None:
+    def add_token(self, battle_id: str, token: TokenRecord, *, live_cap: int = 0, now: str = "") -> None:
         self.head(battle_id)
         with self._tokens_lock:
-            self._tokens.setdefault(battle_id, {})[token.digest] = token
+            held = self._tokens.setdefault(battle_id, {})
+            live = sum(
+                1 for t in held.values() if not t.revoked and (t.expires_at is None or t.expires_at > now)
+            )
+            if live_cap and live >= live_cap:
+                raise TooManyTokens(live)
+            held[token.digest] = token
 
     def token(self, battle_id: str, digest: str) -> TokenRecord | None:
         with self._tokens_lock:

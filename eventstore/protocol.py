@@ -119,8 +119,10 @@ class EventStore(Protocol):
         or a crash), oldest first; the battle's audit reports them."""
 
     # --- access tokens (hashed) ------------------------------------------------------------------------
-    def add_token(self, battle_id: str, token: TokenRecord) -> None:
-        """Keep a token record under its digest; UnknownBattle if the battle does not exist."""
+    def add_token(self, battle_id: str, token: TokenRecord, *, live_cap: int = 0, now: str = "") -> None:
+        """Keep a token record under its digest; UnknownBattle if the battle does not exist; TooManyTokens
+        when `live_cap` > 0 and the battle has that many live tokens (not revoked, `expires_at` after
+        `now`, an ISO 8601 UTC time as the records write them) already."""
 
     def token(self, battle_id: str, digest: str) -> TokenRecord | None: ...
 

@@ -58,6 +58,9 @@ class Window:
     seconds: int
 
 
+BATTLE_OWNER = "battle"  # the counters of a battle's shared budget (a token's owner is `token:<id>`)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Budget:
     """A caller's rate budget counted in the battle's own keys (its hash tag): one counter per window,
@@ -65,6 +68,11 @@ class Budget:
 
     owner: str  # whose budget: one counter set per owner (a token id)
     windows: tuple[Window, ...]
+    shared: tuple[Window, ...] = ()  # the battle's own budget, which every token of it spends too
+
+    def counted(self) -> tuple[tuple[str, Window], ...]:
+        """Every counter this budget hits: (its owner, its window), the owner's first, then the battle's."""
+        return (*((self.owner, w) for w in self.windows), *((BATTLE_OWNER, w) for w in self.shared))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,6 +82,7 @@ class Spent:
     window: Window
     left: int  # negative once the request went past the budget
     reset_s: float
+    shared: bool = False  # the tightest window is the battle's budget, not the token's
 
     @property
     def breached(self) -> bool:

@@ -7,7 +7,7 @@ from typing import Any
 
 from eventstore import keys, lua
 from eventstore.config import RedisClient
-from eventstore.records import Budget, Spent
+from eventstore.records import BATTLE_OWNER, Budget, Spent
 
 
 class RedisBudgets:
@@ -22,12 +22,12 @@ class RedisBudgets:
 
 
 def counters(battle_id: str, budget: Budget | None) -> list[str]:
-    return [keys.rate(battle_id, budget.owner, w.seconds) for w in budget.windows] if budget else []
+    return [keys.rate(battle_id, owner, w.seconds) for owner, w in budget.counted()] if budget else []
 
 
 def windows(budget: Budget | None) -> list[int]:
     """The script's arguments for `budget`: how many windows, then (amount, ms) for each."""
-    found = budget.windows if budget else ()
+    found = [w for _owner, w in budget.counted()] if budget else []
     return [len(found), *(n for w in found for n in (w.amount, w.seconds * 1000))]
 
 
@@ -36,4 +36,5 @@ def spent_of(budget: Budget | None, reply: Sequence[Any]) -> Spent | None:
     index, left, reset_ms = (int(n) for n in reply[:3])
     if budget is None or index == 0:
         return None
-    return Spent(window=budget.windows[index - 1], left=left, reset_s=reset_ms / 1000)
+    owner, window = budget.counted()[index - 1]
+    return Spent(window=window, left=left, reset_s=reset_ms / 1000, shared=owner == BATTLE_OWNER)

@@ -8,7 +8,7 @@ from typing import Any
 from eventstore import keys, lua
 from eventstore.canonical import canonical_json
 from eventstore.config import RedisClient
-from eventstore.errors import UnknownBattle
+from eventstore.errors import TooManyTokens, UnknownBattle
 from eventstore.records import TokenRecord
 from eventstore.stream_fields import text
 
@@ -46,9 +46,12 @@ class RedisTokens:
         self._add_token_script = lua.register(client, "add_token")
         self._revoke_script = lua.register(client, "revoke_token")
 
-    def add_token(self, battle_id: str, token: TokenRecord) -> None:
+    def add_token(self, battle_id: str, token: TokenRecord, *, live_cap: int = 0, now: str = "") -> None:
         script_keys = [keys.log(battle_id), keys.tokens(battle_id)]
-        if not self._add_token_script(keys=script_keys, args=[token.digest, token_json(token)]):
+        kept = self._add_token_script(keys=script_keys, args=[token.digest, token_json(token), live_cap, now])
+        if isinstance(kept, list):
+            raise TooManyTokens(int(kept[0]))
+        if not kept:
             raise UnknownBattle(battle_id)
 
     def token(self, battle_id: str, digest: str) -> TokenRecord | None:

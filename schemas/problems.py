@@ -53,6 +53,9 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "store-unavailable": (503, "the event store does not answer; retry after `Retry-After`"),
     "not-ready": (503, "GET /readyz: a dependency is down, `checks` names it"),
     "too-many-streams": (503, "this API process holds its cap of open streams; retry after `Retry-After`"),
+    "battle-streams-full": (429, "the battle holds its share of this process's streams; close one first"),
+    "too-many-tokens": (409, "the battle has its cap of live tokens; revoke one first"),
+    "token-streams-full": (429, "the token holds its share of this process's streams; close one first"),
 }
 
 

@@ -76,7 +76,12 @@ def create_app(
         scheduler=Scheduler(store, queue_redis),
         tokens=TokenCache(config.battle_cache_size),
         waiters=threading.BoundedSemaphore(config.max_waiters),
-        hub=Hub(store, max_streams=config.max_streams),
+        hub=Hub(
+            store,
+            max_streams=config.max_streams,
+            per_battle=config.max_streams_per_battle,
+            per_token=config.max_streams_per_token,
+        ),
     )
     logs.install(app)  # first: the request id is set before any other hook can log
     problems.install(app)

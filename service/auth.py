@@ -25,6 +25,7 @@ ROLES_FOR: dict[Access, frozenset[str]] = {
     "gm": frozenset({GM}),
 }
 ATTRIBUTE = "siege_access"
+REMEMBERED = "siege_token_remembered"  # set by judged_again_by_append
 TICKET = "ticket"  # the query parameter of a stream opened with a ticket (an EventSource sends no header)
 SERVICE, ANONYMOUS = "service", "anonymous"
 REALM = 'Bearer realm="siege"'
@@ -43,6 +44,13 @@ class Principal:
         """What log entries record as `actor`: the role and, for a token, its id."""
         role = f"{SIDE}:{self.side}" if self.role == SIDE else self.role
         return f"{role}/{self.token_id}" if self.token_id else role
+
+
+def judged_again_by_append(view: View) -> View:
+    """The view appends with the token's digest, and the append script re-reads the record: only such a
+    view may be judged on this process's memory of the token (service/token_cache.py)."""
+    setattr(view, REMEMBERED, True)
+    return view
 
 
 def access(level: Access) -> Callable[[View], View]:
@@ -73,7 +81,7 @@ def authenticate() -> None:
     elif level == "stream" and TICKET in request.args:
         g.siege_principal = _ticket(str(battle_id), request.args[TICKET])
     elif level != "public":
-        g.siege_principal = _battle_token(str(battle_id), level)
+        g.siege_principal = _battle_token(str(battle_id), level, remembered=getattr(view, REMEMBERED, False))
 
 
 def _service_key() -> Principal:
@@ -86,10 +94,10 @@ def _service_key() -> Principal:
     return Principal(role=SERVICE)
 
 
-def _battle_token(battle_id: str, level: Access) -> Principal:
+def _battle_token(battle_id: str, level: Access, *, remembered: bool) -> Principal:
     given = _bearer()
     deps = services()
-    record = _token_record(deps, battle_id, digest(given), level) if given else None
+    record = _token_record(deps, battle_id, digest(given), remembered) if given else None
     refusal = _refusal(record, battle_id)
     if refusal is not None or record is None:
         deps.battles.created(battle_id)  # no such battle: a 404 (its id is 96 random bits, nothing to guess)
@@ -119,14 +127,15 @@ def _ticket(battle_id: str, presented: str) -> Principal:
     return Principal(role=held.role, side=held.scope, token_id=held.token_id, digest=held.token_digest)
 
 
-def _token_record(deps: Services, battle_id: str, token_digest: str, level: Access) -> TokenRecord | None:
+def _token_record(deps: Services, battle_id: str, token_digest: str, remembered: bool) -> TokenRecord | None:
     """A command may be judged on a remembered record: its append re-checks the stored one atomically
-    (service/token_cache.py). Other requests read the record each time."""
-    remembered = deps.tokens.get(battle_id, token_digest) if level == "command" else None
-    if remembered is not None:
-        return remembered
+    (service/token_cache.py). Every other request (a preview too, which appends nothing) reads the record
+    each time, so a token revoked in another process is refused at once."""
+    known = deps.tokens.get(battle_id, token_digest) if remembered else None
+    if known is not None:
+        return known
     record = deps.store.token(battle_id, token_digest)
-    if level == "command" and record is not None and not record.revoked:
+    if remembered and record is not None and not record.revoked:
         deps.tokens.put(battle_id, record)
     return record
 

@@ -24,7 +24,11 @@ from service.deps import services
 from service.problems import Problem
 
 POLICY_HEADER, STATE_HEADER = "RateLimit-Policy", "RateLimit"
-POLICY = "per-token"  # the one policy: each token (or caller address, or the service key) its own budget
+POLICY = "per-token"  # each token (or caller address, or the service key) its own budget
+SHARED_POLICY = (
+    "per-battle"  # and every token of a battle one more, shared: minting tokens multiplies nothing
+)
+SHARED = "siege-battle-budgets"
 ATTRIBUTE = "siege_counts_in_append"
 SPENT, BUDGET, TRIED = "siege_spent", "siege_budget", "siege_spend_tried"
 STORE_DOWN = 503  # service/problems.store_unavailable's status
@@ -52,6 +56,8 @@ def install(app: Flask, config: ServiceConfig) -> None:
         return
     items = {_window(item): item for item in parse_many(config.rate_limit)}
     app.extensions["siege-budgets"] = items
+    shared = () if not config.battle_rate_limited else parse_many(config.battle_rate_limit)
+    app.extensions[SHARED] = {_window(item): item for item in shared}
     app.before_request(_spend_first)
     app.after_request(_settle)
     app.register_error_handler(RateLimited, lambda error: rate_limited(error.spent).response())
@@ -67,8 +73,9 @@ def budget() -> Budget | None:
     principal = auth.current()
     counted = items and principal.token_id is not None and _battle() is not None
     owner = f"token:{principal.token_id}"
+    shared = tuple(current_app.extensions.get(SHARED) or ())
     worked: Budget | None = g.setdefault(
-        BUDGET, Budget(owner=owner, windows=tuple(items)) if counted and items else None
+        BUDGET, Budget(owner=owner, windows=tuple(items), shared=shared) if counted and items else None
     )
     return worked
 
@@ -81,8 +88,9 @@ def note(spent: Spent | None) -> None:
 
 def rate_limited(spent: Spent) -> Problem:
     wait_s = max(1, math.ceil(spent.reset_s))
-    items: dict[Window, RateLimitItem] = current_app.extensions["siege-budgets"]
-    detail = f"This token's budget is {items[spent.window]}; it refills in {wait_s} s."
+    whose = "This battle's budget, shared by all its tokens," if spent.shared else "This token's budget"
+    item = current_app.extensions[SHARED if spent.shared else "siege-budgets"][spent.window]
+    detail = f"{whose} is {item}; it refills in {wait_s} s."
     return Problem(429, "rate-limited", "Too many requests", detail, headers={"Retry-After": str(wait_s)})
 
 
@@ -126,10 +134,10 @@ def _settle(response: Response) -> Response:
 def _advertise(response: Response, spent: Spent) -> None:
     """`RateLimit-Policy: "per-token";q=1200;w=60` and `RateLimit: "per-token";r=<left>;t=<seconds>`
     (draft-ietf-httpapi-ratelimit-headers-09), for the window closest to its end."""
-    window = spent.window
-    response.headers[POLICY_HEADER] = f'"{POLICY}";q={window.amount};w={window.seconds}'
+    window, policy = spent.window, SHARED_POLICY if spent.shared else POLICY
+    response.headers[POLICY_HEADER] = f'"{policy}";q={window.amount};w={window.seconds}'
     wait_s = min(window.seconds, max(0, math.ceil(spent.reset_s)))
-    response.headers[STATE_HEADER] = f'"{POLICY}";r={max(0, spent.left)};t={wait_s}'
+    response.headers[STATE_HEADER] = f'"{policy}";r={max(0, spent.left)};t={wait_s}'
 
 
 def _spend(found: Budget) -> Spent | None:

@@ -32,12 +32,16 @@ class ServiceConfig:
     battle_cache_size: int = 10_000  # SIEGE_BATTLE_CACHE: battles whose header one process remembers
     idempotency_ttl_s: float = 24 * 3600.0  # SIEGE_IDEMPOTENCY_TTL_S: how long a key replays its response
     rate_limit: str = "1200 per minute"  # SIEGE_RATE_LIMIT: per token (limits notation), or "off"
+    battle_rate_limit: str = "4800 per minute"  # SIEGE_BATTLE_RATE_LIMIT: all of a battle's tokens, or "off"
     rate_limit_storage: str | None = None  # SIEGE_RATE_LIMIT_STORAGE: a limits storage URI; None: the queue
     cors_origins: tuple[str, ...] = ("*",)  # SIEGE_CORS_ORIGINS: browser origins allowed; () for none
     audit_max_entries: int = 100_000  # SIEGE_AUDIT_MAX_ENTRIES: versions one `GET .../audit` checks at most
     metrics: str = METRICS_ON  # SIEGE_METRICS: `GET /metrics` is `on` (public), `off`, or `token:<secret>`
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)  # SIEGE_WEBHOOK_ALLOW, ...
     max_streams: int = 64  # SIEGE_MAX_STREAMS: SSE streams one process holds (each holds a thread)
+    max_streams_per_battle: int = 16  # SIEGE_MAX_STREAMS_PER_BATTLE: of those, one battle's
+    max_streams_per_token: int = 4  # SIEGE_MAX_STREAMS_PER_TOKEN: of those, one token's (its tickets' too)
+    max_tokens: int = 64  # SIEGE_MAX_TOKENS: live tokens (not revoked, not expired) one battle may have
     stream_heartbeat_s: float = 10.0  # SIEGE_STREAM_HEARTBEAT_S: the longest an open stream stays silent
     stream_ticket_ttl_s: int = 30  # SIEGE_STREAM_TICKET_TTL_S: how long a stream ticket opens a stream
 
@@ -59,6 +63,10 @@ class ServiceConfig:
     def rate_limited(self) -> bool:
         return self.rate_limit.strip().lower() != NO_RATE_LIMIT
 
+    @property
+    def battle_rate_limited(self) -> bool:
+        return self.battle_rate_limit.strip().lower() != NO_RATE_LIMIT
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ServiceConfig:
         env = os.environ if environ is None else environ
@@ -75,12 +83,22 @@ class ServiceConfig:
             battle_cache_size=_read(env, "SIEGE_BATTLE_CACHE", int, base.battle_cache_size, minimum=1),
             idempotency_ttl_s=_read(env, "SIEGE_IDEMPOTENCY_TTL_S", float, base.idempotency_ttl_s, minimum=1),
             rate_limit=_rate_limit(env.get("SIEGE_RATE_LIMIT") or base.rate_limit),
+            battle_rate_limit=_rate_limit(
+                env.get("SIEGE_BATTLE_RATE_LIMIT") or base.battle_rate_limit, "SIEGE_BATTLE_RATE_LIMIT"
+            ),
             rate_limit_storage=env.get("SIEGE_RATE_LIMIT_STORAGE") or None,
             cors_origins=_origins(env.get("SIEGE_CORS_ORIGINS"), base.cors_origins),
             audit_max_entries=_read(env, "SIEGE_AUDIT_MAX_ENTRIES", int, base.audit_max_entries, minimum=1),
             metrics=_metrics(env.get("SIEGE_METRICS") or base.metrics),
             webhooks=WebhookSettings.from_env(env),
             max_streams=_read(env, "SIEGE_MAX_STREAMS", int, base.max_streams, minimum=0),
+            max_streams_per_battle=_read(
+                env, "SIEGE_MAX_STREAMS_PER_BATTLE", int, base.max_streams_per_battle, minimum=1
+            ),
+            max_streams_per_token=_read(
+                env, "SIEGE_MAX_STREAMS_PER_TOKEN", int, base.max_streams_per_token, minimum=1
+            ),
+            max_tokens=_read(env, "SIEGE_MAX_TOKENS", int, base.max_tokens, minimum=1),
             stream_heartbeat_s=_read(
                 env, "SIEGE_STREAM_HEARTBEAT_S", float, base.stream_heartbeat_s, minimum=0.01
             ),
@@ -98,15 +116,13 @@ def _at_most(value: Number, maximum: Number, name: str) -> Number:
     return value
 
 
-def _rate_limit(value: str) -> str:
+def _rate_limit(value: str, name: str = "SIEGE_RATE_LIMIT") -> str:
     """Checked here, so a typo stops the process at start instead of at its first request."""
     if value.strip().lower() != NO_RATE_LIMIT:
         try:
             parse_many(value)
         except ValueError:
-            raise ValueError(
-                f"SIEGE_RATE_LIMIT must read like `1200 per minute` or `off`, got {value!r}"
-            ) from None
+            raise ValueError(f"{name} must read like `1200 per minute` or `off`, got {value!r}") from None
     return value
 
 

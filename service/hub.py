@@ -58,9 +58,21 @@ class _Watched:
 
 
 class Hub:
-    def __init__(self, store: EventStore, *, max_streams: int, block_s: float = BLOCK_S) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        max_streams: int,
+        per_battle: int | None = None,
+        per_token: int | None = None,
+        block_s: float = BLOCK_S,
+    ) -> None:
+        """`per_battle`, `per_token`: fair shares of `max_streams`, so no battle and no token (one observer
+        opening a hundred) takes every stream the process has; None: no share but the process's cap."""
         self._store = store
         self._max_streams = max_streams
+        self._per_battle = max_streams if per_battle is None else per_battle
+        self._per_token = max_streams if per_token is None else per_token
         self._block_s = block_s
         self._reset()
         _hubs.add(self)
@@ -70,6 +82,7 @@ class Hub:
         self._changed = threading.Condition()
         self._watched: dict[str, _Watched] = {}
         self._open = 0
+        self._held: dict[str, int] = {}  # open streams by the token that opened them
         self._thread: threading.Thread | None = None
         # monotonic: till then (the reader's backoff after a failed read) waiters answer 202
         self._let_go_until = 0.0
@@ -93,17 +106,16 @@ class Hub:
         if self._pid != os.getpid():
             self._reset()  # forked: the parent's thread is not here and its lock may be held
 
-    def subscribe(self, battle_id: str) -> Subscription:
-        """A new subscription; StreamsFull past the cap. Its first outcome is the first the store writes
+    def subscribe(self, battle_id: str, holder: str = "") -> Subscription:
+        """A new subscription; StreamsFull past a cap. Its first outcome is the first the store writes
         after this call (or lands in the store before, for the stream's own catch-up read)."""
         self._here()
-        if self._open >= self._max_streams:
-            raise StreamsFull
-        cursor = None if battle_id in self._watched else self._store.projected_version(battle_id)
-        subscription = Subscription(battle_id)
         with self._changed:
-            if self._open >= self._max_streams or self._closing:
-                raise StreamsFull
+            self._check_caps(battle_id, holder)
+        cursor = None if battle_id in self._watched else self._store.projected_version(battle_id)
+        subscription = Subscription(battle_id, holder=holder)
+        with self._changed:
+            self._check_caps(battle_id, holder)
             watched = self._watched.get(battle_id)
             fresh = watched is None  # the read in flight does not watch it
             if watched is None:
@@ -112,6 +124,8 @@ class Hub:
                 watched = self._watched[battle_id] = _Watched(cursor=cursor)
             watched.subscribers.add(subscription)
             self._open += 1
+            if holder:
+                self._held[holder] = self._held.get(holder, 0) + 1
             STREAMS_OPEN.inc()
             self._start()
             self._changed.notify_all()
@@ -123,6 +137,15 @@ class Hub:
                 raise
         return subscription
 
+    def _check_caps(self, battle_id: str, holder: str) -> None:
+        if self._open >= self._max_streams or self._closing:
+            raise StreamsFull("process", self._max_streams)
+        watched = self._watched.get(battle_id)
+        if watched is not None and len(watched.subscribers) >= self._per_battle:
+            raise StreamsFull("battle", self._per_battle)
+        if holder and self._held.get(holder, 0) >= self._per_token:
+            raise StreamsFull("token", self._per_token)
+
     def unsubscribe(self, subscription: Subscription) -> None:
         """Idempotent: a stream releases its subscription when it ends and when its client goes."""
         with self._changed:
@@ -132,6 +155,10 @@ class Hub:
             watched.subscribers.discard(subscription)
             self._drop_if_idle(subscription.battle_id)
             self._open -= 1
+            if subscription.holder:
+                left = self._held.pop(subscription.holder, 1) - 1
+                if left:
+                    self._held[subscription.holder] = left
             STREAMS_OPEN.dec()
 
     def wait_outcome(self, battle_id: str, version: int, timeout_s: float) -> str | None:

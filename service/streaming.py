@@ -52,9 +52,10 @@ def open_stream(
 ) -> Response:
     ruleset = deps.battles.ruleset_of(battle_id)
     try:
-        subscription = deps.hub.subscribe(battle_id)  # before the start is read: nothing falls between
-    except StreamsFull:
-        raise too_many_streams(deps.config.max_streams) from None
+        # before the start is read: nothing falls between
+        subscription = deps.hub.subscribe(battle_id, holder=token_digest)
+    except StreamsFull as full:
+        raise too_many_streams(full) from None
     try:
         start = after if after is not None else deps.store.projected_version(battle_id)
     except BaseException:
@@ -75,9 +76,27 @@ def open_stream(
     return localized(response, language)
 
 
-def too_many_streams(cap: int) -> Problem:
-    detail = f"This process holds its {cap} streams (SIEGE_MAX_STREAMS); retry, another may take it."
+def too_many_streams(full: StreamsFull) -> Problem:
+    """The process's cap is the service's trouble (503, another process may take it); a battle's or a
+    token's share is the client's (429: close a stream first)."""
     headers = {"Retry-After": str(STREAMS_RETRY_AFTER_S)}
+    if full.kind == "battle":
+        detail = (
+            f"This battle holds its {full.cap} streams in this process (SIEGE_MAX_STREAMS_PER_BATTLE); "
+            "close one, or retry later."
+        )
+        return Problem(
+            429, "battle-streams-full", "The battle has too many open streams", detail, headers=headers
+        )
+    if full.kind == "token":
+        detail = (
+            f"This token holds its {full.cap} streams in this process (SIEGE_MAX_STREAMS_PER_TOKEN); "
+            "close one first: one stream follows a battle whole."
+        )
+        return Problem(
+            429, "token-streams-full", "The token has too many open streams", detail, headers=headers
+        )
+    detail = f"This process holds its {full.cap} streams (SIEGE_MAX_STREAMS); retry, another may take it."
     return Problem(503, "too-many-streams", "Too many open streams", detail, headers=headers)
 
 

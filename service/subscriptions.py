@@ -34,14 +34,19 @@ class Taken:
 
 
 class StreamsFull(Exception):
-    """This process holds its cap of open streams."""
+    """A cap of open streams is reached in this process: its own (`process`), the battle's or the token's."""
+
+    def __init__(self, kind: str, cap: int) -> None:
+        super().__init__(f"{kind}: {cap} streams open")
+        self.kind, self.cap = kind, cap
 
 
 class Subscription:
     """What one stream receives: batches in version order, from the moment it subscribed."""
 
-    def __init__(self, battle_id: str, backlog: int = BACKLOG) -> None:
+    def __init__(self, battle_id: str, backlog: int = BACKLOG, holder: str = "") -> None:
         self.battle_id = battle_id
+        self.holder = holder  # the digest of the token it was opened with ("" in tests of the hub alone)
         self._backlog = backlog
         self._ready = threading.Condition()
         self._items: list[Delivered] = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Response
 
 from schemas.views import AcceptedSchema, OutcomeSchema
+from service import auth
 from service.budgets import counted_in_append
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
@@ -49,6 +50,7 @@ LOCATION = {
 
 @blp.route("/<battle_id>/commands", methods=["POST"])
 @blp.access("command")
+@auth.judged_again_by_append  # the append re-reads the token: the process may remember it
 @counted_in_append  # its rate budget is counted by the append script, in the same round trip
 @blp.doc(requestBody=command_body(), parameters=HEADERS)
 @blp.response(202, AcceptedSchema, headers=LOCATION, description="appended; the outcome is pending")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from flask import Response
 
+from eventstore.errors import TooManyTokens
 from eventstore.records import TokenRecord
 from schemas.tokens import TokenCreateSchema, TokenMintedSchema, TokenSchema, ruleset_sides
+from service.clock import utc_now
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.httpio import NO_STORE, NO_STORE_DOC, json_response, read_json
@@ -27,6 +29,7 @@ LOCATION = {"Location": {"description": "the token", "schema": {"type": "string"
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+@blp.alt_response(409, response="CONFLICT")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def mint_token(battle_id: str) -> Response:
     """Mint a token for this battle: `gm`, `observer` or `side:<name>`, with an optional expiry"""
@@ -34,7 +37,16 @@ def mint_token(battle_id: str) -> Response:
     deps = services()
     _check_side(body["role"], deps.battles.created(battle_id).data["ruleset"])
     minted = mint(body["role"], body.get("expires_in"))
-    deps.store.add_token(battle_id, minted.record)
+    try:
+        deps.store.add_token(battle_id, minted.record, live_cap=deps.config.max_tokens, now=utc_now())
+    except TooManyTokens as full:
+        detail = (
+            f"The battle has {full.live} live tokens, its cap (SIEGE_MAX_TOKENS); revoke one "
+            "(DELETE /battles/{id}/tokens/{token_id}) or let one expire first."
+        )
+        raise Problem(
+            409, "too-many-tokens", "The battle has too many tokens", detail, live=full.live
+        ) from None
     view = {**token_view(minted.record), "token": minted.secret}
     return json_response(
         view, 201, {"Location": f"/battles/{battle_id}/tokens/{minted.record.id}", **NO_STORE}

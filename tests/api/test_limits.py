@@ -199,3 +199,38 @@ def test_a_service_key_request_still_runs_the_limiters_after_hooks(
     assert keyed.get("/rulesets", headers=bearer(SERVICE_KEY)).status_code == 200
 
     assert hook_calls == {name: 1 for name in LIMITER_HOOKS}
+
+
+@pytest.fixture
+def shared(redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
+    """Each token 3 a minute, and all the tokens of one battle 5 a minute together."""
+    config = config_for(redis_url, rate_limit="3 per minute", battle_rate_limit="5 per minute")
+    app: Flask = create_app(config, store=redis_store, queue_redis=redis_client)
+    return GmClient(app, app.response_class)
+
+
+def test_the_tokens_of_a_battle_share_one_more_budget_so_minting_tokens_multiplies_nothing(
+    shared: GmClient,
+) -> None:
+    battle_id = shared.post("/battles", json={"ruleset": "epic"}).get_json()["id"]
+    tokens = [bearer(mint(shared, battle_id, "observer")["token"]) for _ in range(2)]  # the GM's 1st, 2nd
+    for token in tokens:  # the GM spent 2 minting: 3 more of the battle's 5 are left
+        assert shared.get(f"/battles/{battle_id}", headers=token).status_code == 200
+    assert shared.get(f"/battles/{battle_id}", headers=tokens[0]).status_code == 200
+
+    refused = shared.get(f"/battles/{battle_id}", headers=tokens[1])  # its 2nd: within its own budget
+
+    problem = assert_problem(refused, 429, "rate-limited")
+    assert "battle's budget, shared by all its tokens, is 5 per 1 minute" in problem["detail"]
+    assert refused.headers["RateLimit-Policy"] == '"per-battle";q=5;w=60'
+    other = shared.post("/battles", json={"ruleset": "epic"}).get_json()["id"]
+    assert shared.get(f"/battles/{other}").status_code == 200  # another battle's budget is its own
+
+
+def test_the_shared_budget_setting_reads_like_the_token_one() -> None:
+    from service.config import ServiceConfig
+
+    assert ServiceConfig.from_env({}).battle_rate_limit == "4800 per minute"
+    assert not ServiceConfig.from_env({"SIEGE_BATTLE_RATE_LIMIT": "off"}).battle_rate_limited
+    with pytest.raises(ValueError, match="SIEGE_BATTLE_RATE_LIMIT"):
+        ServiceConfig.from_env({"SIEGE_BATTLE_RATE_LIMIT": "lots"})

@@ -242,6 +242,48 @@ def test_past_the_cap_a_stream_is_a_503_with_retry_after(
         assert events.next() is not None
 
 
+@pytest.fixture
+def shared_client(redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
+    """A process of 6 streams, of which one battle may hold 4 and one token 2."""
+    config = config_for(redis_url, max_streams=6, max_streams_per_battle=4, max_streams_per_token=2)
+    app = create_app(config, store=redis_store, queue_redis=redis_client)
+    return GmClient(app, app.response_class, use_cookies=False)
+
+
+def test_one_token_holding_its_share_of_streams_leaves_the_rest_to_others(
+    shared_client: GmClient, redis_store: RedisEventStore
+) -> None:
+    client = shared_client
+    battle_a, battle_b = (battle_with(client, redis_store, commands=0) for _ in range(2))
+    observer = bearer(mint(client, battle_a, "observer")["token"])
+    with stream(client, battle_a, headers=observer), stream(client, battle_a, headers=observer):
+        refused = client.get(f"/battles/{battle_a}/stream", headers=observer)
+        problem = assert_problem(refused, 429, "token-streams-full")
+        assert refused.headers["Retry-After"] == "5" and "SIEGE_MAX_STREAMS_PER_TOKEN" in problem["detail"]
+        ticket = ticket_of(client, battle_a, headers=observer)  # a ticket counts as the token it came from
+        assert_problem(
+            tokenless(client, f"/battles/{battle_a}/stream?ticket={ticket}"), 429, "token-streams-full"
+        )
+        with stream(client, battle_b) as other, stream(client, battle_a) as gm:  # the others' streams open
+            assert other.next() is not None and gm.next() is not None
+
+
+def test_one_battle_holding_its_share_of_streams_leaves_the_rest_to_other_battles(
+    shared_client: GmClient, redis_store: RedisEventStore
+) -> None:
+    client = shared_client
+    battle_a, battle_b = (battle_with(client, redis_store, commands=0) for _ in range(2))
+    tokens = [bearer(mint(client, battle_a, "observer")["token"]) for _ in range(2)]
+    with contextlib.ExitStack() as held:
+        for token in tokens:
+            held.enter_context(stream(client, battle_a, headers=token))
+            held.enter_context(stream(client, battle_a, headers=token))
+        refused = client.get(f"/battles/{battle_a}/stream")
+        assert "SIEGE_MAX_STREAMS_PER_BATTLE" in assert_problem(refused, 429, "battle-streams-full")["detail"]
+        with stream(client, battle_b) as other:
+            assert other.next() is not None
+
+
 # --- tickets ---------------------------------------------------------------------------------------
 
 

@@ -70,3 +70,33 @@ def test_a_token_revoked_here_is_forgotten_here_at_once(client: FlaskClient) -> 
 
     invalid = send(client, battle_id, {"type": "advance_phase", "extra": 1}, headers=bearer(deputy["token"]))
     assert_problem(invalid, 401, "unauthorized")  # refused before its body is judged, as without memory
+
+
+ASKS = {  # one request of each access level, each made once before the revocation (so remembered if ever)
+    "read": ("GET", "/battles/{b}/state", None),
+    "stream": ("GET", "/battles/{b}/stream?after=0", None),
+    "command (a preview)": ("POST", "/battles/{b}/previews", ADVANCE),
+    "command": ("POST", "/battles/{b}/commands", ADVANCE),
+    "gm": ("GET", "/battles/{b}/tokens", None),
+}
+
+
+@pytest.mark.parametrize("level", list(ASKS))
+def test_a_token_revoked_in_another_process_is_refused_here_at_every_access_level(
+    client: GmClient, other_process: FlaskClient, level: str
+) -> None:
+    battle_id = create_battle(client)
+    deputy = mint(client, battle_id, "gm")
+    method, path, body = ASKS[level]
+    url = path.format(b=battle_id)
+    first = client.open(url, method=method, json=body, headers=bearer(deputy["token"]), buffered=False)
+    assert first.status_code in (200, 202), first.status_code
+    first.close()  # a stream answered 200: its first bytes are enough
+
+    revoked = other_process.delete(
+        f"/battles/{battle_id}/tokens/{deputy['id']}", headers=bearer(client.gm_tokens[battle_id])
+    )
+    assert revoked.status_code == 204
+
+    again = client.open(url, method=method, json=body, headers=bearer(deputy["token"]))
+    assert "revoked" in assert_problem(again, 401, "unauthorized")["detail"]

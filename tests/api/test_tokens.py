@@ -185,3 +185,33 @@ def test_a_side_of_the_ruleset_is_minted(client: FlaskClient, ruleset: str, name
     battle_id = create_battle(client, ruleset=ruleset)
 
     assert mint(client, battle_id, f"side:{name}")["role"] == f"side:{name}"
+
+
+@pytest.fixture
+def capped(redis_store: Any, redis_client: redis.Redis[Any], redis_url: str) -> FlaskClient:
+    """A service whose battles may hold 3 live tokens (the GM's from the creation counts)."""
+    from service.app import create_app
+    from tests.fixtures.app import GmClient, config_for
+
+    app = create_app(config_for(redis_url, max_tokens=3), store=redis_store, queue_redis=redis_client)
+    return GmClient(app, app.response_class, use_cookies=False)
+
+
+def test_a_battle_holds_at_most_its_cap_of_live_tokens(capped: FlaskClient) -> None:
+    battle_id = create_battle(capped)
+    first = mint(capped, battle_id, "gm")
+    short = mint(capped, battle_id, "observer", expires_in=1)
+
+    refused = capped.post(f"/battles/{battle_id}/tokens", json={"role": "gm"})
+
+    problem = assert_problem(refused, 409, "too-many-tokens")
+    assert problem["live"] == 3 and "SIEGE_MAX_TOKENS" in problem["detail"]
+    assert len(capped.get(f"/battles/{battle_id}/tokens").get_json()) == 3  # nothing was kept
+    assert capped.delete(f"/battles/{battle_id}/tokens/{first['id']}").status_code == 204
+    mint(capped, battle_id, "gm")  # a revoked token frees its place
+    assert_problem(capped.post(f"/battles/{battle_id}/tokens", json={"role": "gm"}), 409, "too-many-tokens")
+    deadline = time.monotonic() + 10  # a bound on the wait, not a measurement
+    while capped.get(f"/battles/{battle_id}", headers=bearer(short["token"])).status_code == 200:
+        assert time.monotonic() < deadline, "the token never expired"
+        time.sleep(0.1)
+    mint(capped, battle_id, "gm")  # and so does an expired one

@@ -17,6 +17,7 @@ from eventstore.errors import (
     IdempotencyInFlight,
     IdempotencyMismatch,
     RateLimited,
+    TooManyTokens,
     UnknownBattle,
     VersionConflict,
 )
@@ -531,6 +532,28 @@ def test_a_token_for_an_unknown_battle_is_refused(store: EventStore) -> None:
     with pytest.raises(UnknownBattle):
         store.add_token("nope", token())
     assert store.token("nope", "d" * 64) is None and store.tokens("nope") == []
+
+
+def test_a_token_past_the_live_cap_is_refused_and_revoked_or_expired_ones_do_not_count(
+    store: EventStore,
+) -> None:
+    battle(store)
+    now = "2026-03-01T12:00:00.000Z"
+    store.add_token("b1", token("a" * 64, "tok-a"), live_cap=2, now=now)
+    store.add_token(
+        "b1", token("b" * 64, "tok-b", expires_at="2026-03-01T12:00:01.000Z"), live_cap=2, now=now
+    )
+    with pytest.raises(TooManyTokens) as full:
+        store.add_token("b1", token("c" * 64, "tok-c"), live_cap=2, now=now)
+    assert full.value.live == 2 and store.token("b1", "c" * 64) is None
+    later = "2026-03-01T12:00:01.000Z"  # tok-b expires at this very moment: no longer live
+    store.add_token("b1", token("c" * 64, "tok-c"), live_cap=2, now=later)
+    store.revoke_token("b1", "tok-a")
+    store.add_token("b1", token("d" * 64, "tok-d"), live_cap=2, now=later)
+    with pytest.raises(TooManyTokens):
+        store.add_token("b1", token("e" * 64, "tok-e"), live_cap=2, now=later)
+    store.add_token("b1", token("e" * 64, "tok-e"))  # no cap given: none applies
+    assert len(store.tokens("b1")) == 5
 
 
 def test_a_revoked_token_stays_listed_as_revoked(store: EventStore) -> None:

@@ -72,7 +72,7 @@ def test_the_worked_session_plays_replays_and_audits_on_a_cluster(cluster_servic
     assert audit.body["chain"]["checked"] == 10 and audit.body["replay"]["compared"] == 10
 
 
-def test_battles_on_every_master_are_folded_and_the_queue_stays_off_the_cluster(
+def test_battles_on_every_master_are_folded_and_the_queue_and_pending_marks_stay_off_the_cluster(
     cluster_service: LiveService,
 ) -> None:
     live = cluster_service
@@ -87,6 +87,10 @@ def test_battles_on_every_master_are_folded_and_the_queue_stays_off_the_cluster(
     owners = {store.client.get_node_from_key(keys.log(b)).name for b, _ in created}  # type: ignore[union-attr]
     assert len(owners) > 1
     assert store.client.keys("rq:*") == []  # RQ keeps its keys on the queue Redis
+    # and so do the cross-battle pending marks (SADD, SPOP): no master's trouble holds up another's battles
+    for master in store.client.get_primaries():  # type: ignore[union-attr]
+        calls = store.client.get_redis_connection(master).info("commandstats")  # type: ignore[union-attr]
+        assert "cmdstat_spop" not in calls and "cmdstat_sadd" not in calls, master.name
 
 
 def _created(live: LiveService) -> tuple[str, str]:
