@@ -62,24 +62,48 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    """One acknowledgement as the client holds it: where it was told its command is, and when."""
+
+    battle_id: str
+    version: int
+    hash: str
+    key: str | None  # the command's Idempotency-Key, if it had one
+    at: float  # time.monotonic() when the answer arrived
+
+
+@dataclass(frozen=True, slots=True)
+class Heard:
+    at: float
+    battle_id: str
+    status: int
+
+
 @dataclass
 class Tally:
-    """What the writers sent and what the API answered; `acknowledged` holds (battle, version) → hash."""
+    """What the writers sent and what the API answered; `acknowledged` holds (battle, version) → hash (a
+    version acknowledged twice keeps the last), `receipts` every acknowledgement, `heard` every answer."""
 
     sent: int = 0
     acknowledged: dict[tuple[str, int], str] = field(default_factory=dict)
+    receipts: list[Receipt] = field(default_factory=list)
+    heard: list[Heard] = field(default_factory=list)
     statuses: Counter[int] = field(default_factory=Counter)
     retry_after_missing: int = 0  # 503 answers without a Retry-After header
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def answered(self, answer: Answer, battle_id: str) -> None:
+    def answered(self, answer: Answer, battle_id: str, key: str | None = None) -> None:
+        at = time.monotonic()
         with self.lock:
             self.statuses[answer.status] += 1
+            self.heard.append(Heard(at, battle_id, answer.status))
             if answer.status == 503 and "Retry-After" not in answer.headers:
                 self.retry_after_missing += 1
             if answer.status in (200, 202):
-                version = int(answer.body["version"])
-                self.acknowledged[(battle_id, version)] = str(answer.body.get("hash", ""))
+                version, digest = int(answer.body["version"]), str(answer.body.get("hash", ""))
+                self.acknowledged[(battle_id, version)] = digest
+                self.receipts.append(Receipt(battle_id, version, digest, key, at))
 
     def present(self, store: RedisEventStore) -> int:
         """Acknowledged commands found in the log at their version (and hash, where the 202 gave one)."""
@@ -103,7 +127,8 @@ class Tally:
 class Writers:
     """`threads` writers, each sending FILLER commands round-robin over `battles` until `stop()` or
     `per_thread` commands. `idempotent`: every command carries its own Idempotency-Key and is resent
-    until acknowledged; else only a 409 (nothing appended) is resent."""
+    until acknowledged; else only a 409 (nothing appended) is resent. `pinned`: thread n writes battle n
+    alone, so a battle whose store is down holds up its own writer and no other battle's."""
 
     def __init__(
         self,
@@ -114,9 +139,10 @@ class Writers:
         per_thread: int = 10_000,
         idempotent: bool = False,
         wait_s: int = 0,
+        pinned: bool = False,
     ) -> None:
         self.base_url, self.battles, self.per_thread = base_url, battles, per_thread
-        self.idempotent, self.wait_s = idempotent, wait_s
+        self.idempotent, self.wait_s, self.pinned = idempotent, wait_s, pinned
         self.tally = Tally()
         self.keys: list[str] = []
         self._stop = threading.Event()
@@ -147,7 +173,7 @@ class Writers:
         for i in range(self.per_thread):
             if self._stop.is_set():
                 return
-            battle_id, token = self.battles[(n + i) % len(self.battles)]
+            battle_id, token = self.battles[(n if self.pinned else n + i) % len(self.battles)]
             self._send(battle_id, token)
 
     def _send(self, battle_id: str, token: str) -> None:
@@ -163,7 +189,7 @@ class Writers:
             answer = request(
                 self.base_url, "POST", f"/battles/{battle_id}/commands", {"type": FILLER}, headers
             )
-            self.tally.answered(answer, battle_id)
+            self.tally.answered(answer, battle_id, headers.get("Idempotency-Key"))
             if not self._resend(answer):
                 return
             time.sleep(min(float(answer.headers.get("Retry-After", "0.2")), 1.0))
@@ -174,6 +200,35 @@ class Writers:
         if answer.status in (409, 429):
             return True  # contention or a key still in flight: nothing new was appended
         return self.idempotent and (answer.status == NO_ANSWER or answer.status >= 500)
+
+
+@dataclass(frozen=True, slots=True)
+class Losses:
+    """Receipts held against the logs as they are now."""
+
+    lost: list[Receipt]  # acknowledged, but the log has no entry at that version with that hash
+    # versions handed out twice: acknowledged to two commands, or now holding another command than the
+    # one acknowledged there; each with the first receipt that named it
+    reused: dict[tuple[str, int], Receipt]
+    keys_twice: dict[str, int]  # Idempotency-Keys the logs hold more than once (a retry appended again)
+
+
+def losses(receipts: Sequence[Receipt], store: RedisEventStore, battle_ids: Sequence[str]) -> Losses:
+    """Reads each battle's whole log once; every receipt is looked up in it."""
+    logs = {b: {e.version: e for e in store.iter_entries(b)} for b in battle_ids}
+    lost: list[Receipt] = []
+    reused: dict[tuple[str, int], Receipt] = {}
+    told: dict[tuple[str, int], Receipt] = {}
+    for receipt in receipts:
+        where = (receipt.battle_id, receipt.version)
+        entry = logs[receipt.battle_id].get(receipt.version)
+        if entry is None or entry.hash != receipt.hash:
+            lost.append(receipt)
+        first = told.setdefault(where, receipt)
+        if (entry is not None and entry.hash != receipt.hash) or first.hash != receipt.hash:
+            reused.setdefault(where, first)
+    keys = Counter(e.idempotency_key for log in logs.values() for e in log.values() if e.idempotency_key)
+    return Losses(lost, reused, {k: n for k, n in keys.items() if n > 1})
 
 
 def converged(store: RedisEventStore, battle_ids: Sequence[str]) -> bool:
