@@ -7,9 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeAlias, overload
+from urllib.parse import urlsplit
 
 import redis
-from redis.cluster import RedisCluster
+from redis.cluster import ClusterNode, RedisCluster
 
 RedisClient: TypeAlias = "redis.Redis[Any] | RedisCluster[Any]"  # the store runs on either
 Durability: TypeAlias = Literal["durable", "fast"]
@@ -32,7 +33,8 @@ class StoreConfig:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> StoreConfig:
-        """REDIS_URL, QUEUE_REDIS_URL (default: REDIS_URL), SIEGE_DATA_DIR (default ./var),
+        """REDIS_URL (a cluster's: one node or several, comma-separated), QUEUE_REDIS_URL (default:
+        REDIS_URL), SIEGE_DATA_DIR (default ./var),
         SIEGE_DURABILITY (durable | fast, default durable), SIEGE_STORE_CLUSTER (1: a cluster, default 0),
         SIEGE_ACK_REPLICAS (auto | a count, default auto), SIEGE_ACK_TIMEOUT_MS (default 1000).
         A cluster store needs a separate queue Redis: without one this raises at start, not at first use."""
@@ -113,11 +115,23 @@ def connect(url: str, *, cluster: bool = False, **options: Any) -> RedisClient:
     """A client for the event store with bytes replies (what RQ needs too). A plain client connects on
     first use; a cluster client reads the slot map at once."""
     if cluster:
-        cluster_client: RedisCluster[Any] = RedisCluster.from_url(url, socket_connect_timeout=5, **options)
+        # several nodes, comma-separated: a process starting while one is down reads the map from another
+        first, *others = (part.strip() for part in url.split(",") if part.strip())
+        more = [ClusterNode(host, port) for host, port in (_host_port(other) for other in others)]
+        cluster_client: RedisCluster[Any] = RedisCluster.from_url(
+            first, socket_connect_timeout=5, **({"startup_nodes": more} if more else {}), **options
+        )
         return cluster_client
     settings: dict[str, Any] = {"socket_connect_timeout": 5, "health_check_interval": 30, **options}
     client: redis.Redis[Any] = redis.Redis.from_url(url, **settings)
     return client
+
+
+def _host_port(url: str) -> tuple[str, int]:
+    parts = urlsplit(url)
+    if not parts.hostname:
+        raise ValueError(f"REDIS_URL lists a node without a host: {url!r}")
+    return parts.hostname, parts.port or 6379
 
 
 def durability(word: str) -> Durability:

@@ -6,6 +6,8 @@ master and a replica of this test's own, replicating over loopback."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -211,3 +213,25 @@ def test_a_master_turned_replica_answers_503_not_500(own_server: EmbeddedServer,
         refused = client.post(f"/battles/{battle_id}/commands", json=WALL)
 
         assert_problem(refused, 503, "store-unavailable")
+
+
+def test_a_replay_is_acknowledged_only_once_the_replicas_hold_the_first_attempt_s_entry(
+    own_server: EmbeddedServer, replica: EmbeddedServer
+) -> None:
+    """A replay writes nothing new, yet WAIT counts a connection's own writes: the replay's script writes
+    its record again, so the wait covers the first attempt's entry even on a connection that wrote nothing."""
+    first = RedisEventStore(connect(own_server.url), ack=ReplicaAck(replicas=1, timeout_ms=200))
+    battle(first, "b")
+    pid = redis.Redis(port=replica.port).info()["process_id"]
+    os.kill(pid, signal.SIGSTOP)  # linked still, but it takes and acknowledges nothing
+    try:
+        with pytest.raises(ReplicasBehind):
+            first.append("b", command(key="k"), fingerprint="f")
+        fresh = RedisEventStore(connect(own_server.url), ack=ReplicaAck(replicas=1, timeout_ms=200))
+        fresh.head("b")  # a read: its first append hashes on the right head and writes no claim
+
+        with pytest.raises(ReplicasBehind):  # a connection of its own, which never wrote: still no
+            fresh.append("b", command(key="k"), fingerprint="f")
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    assert fresh.append("b", command(key="k"), fingerprint="f").replayed

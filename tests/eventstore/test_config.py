@@ -108,3 +108,15 @@ def test_appends_wait_for_the_replicas_the_topology_has_unless_told_a_count() ->
 def test_a_replica_setting_that_cannot_mean_anything_stops_at_start(name: str, word: str) -> None:
     with pytest.raises(ValueError, match=name):
         StoreConfig.from_env({name: word})
+
+
+def test_a_cluster_url_may_list_several_nodes_so_one_down_at_start_is_no_matter(cluster_url: str) -> None:
+    down = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there: the first node tried is down
+    client = connect(f"{down}, {cluster_url}", cluster=True)
+    try:
+        assert len(client.get_primaries()) == 3  # the map was read from the live node
+        client.set("siege:{probe}:x", "1")
+        assert client.get("siege:{probe}:x") == b"1"
+    finally:
+        client.delete("siege:{probe}:x")
+        client.close()
