@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 ID_LENGTH = validate.Length(min=1, max=128)
+MAX_SAFE_INTEGER = 2**53 - 1  # I-JSON (RFC 7493 §2.2): what every JSON client reads back exactly
 
 
 class StrictSchema(Schema):
@@ -37,6 +38,11 @@ class StrictBoolean(fields.Boolean):
 def integer(**kwargs: Any) -> fields.Integer:
     """An integer that must be a JSON integer (no strings, floats or booleans)."""
     return fields.Integer(strict=True, **kwargs)
+
+
+def cursor(low: int = 0, **kwargs: Any) -> fields.Integer:
+    """A version or a count in a query or header: a safe integer, so no store meets a number it refuses."""
+    return fields.Integer(validate=validate.Range(min=low, max=MAX_SAFE_INTEGER), **kwargs)
 
 
 def entity_id(**kwargs: Any) -> fields.String:

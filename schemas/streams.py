@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, Schema, fields, validate
 
-from schemas.base import StrictSchema
+from schemas.base import StrictSchema, cursor
 from schemas.views import ViewSchema
 from summaries.catalogs import LANGUAGES
 
 
 class StreamQuerySchema(StrictSchema):
-    after = fields.Integer(
-        validate=validate.Range(min=0),
+    after = cursor(
         metadata={"description": "send the outcomes after this version (default: the projected head)"},
     )
     lang = fields.String(
@@ -28,9 +27,8 @@ class StreamHeadersSchema(Schema):
     class Meta:
         unknown = EXCLUDE  # every other header
 
-    last_event_id = fields.Integer(
+    last_event_id = cursor(
         data_key="Last-Event-ID",
-        validate=validate.Range(min=0),
         metadata={
             "description": "resume after this version (what an EventSource sends when it reconnects by "
             "itself); wins over `after`"

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Response, request
 
+from schemas.base import MAX_SAFE_INTEGER
 from service.problems import Problem
 
 JSON_MIMETYPE = "application/json"
@@ -21,7 +22,6 @@ NO_STORE_DOC = {  # how the OpenAPI document tells clients of it
         "schema": {"type": "string", "enum": ["no-store"]},
     }
 }
-MAX_SAFE_INTEGER = 2**53 - 1  # I-JSON (RFC 7493 §2.2): what every JSON client reads back exactly
 NAMES_SHOWN = 10  # a refusal names this many repeated members, not thousands
 MAX_DEPTH = 32  # far deeper than any command; deeper bodies are refused before any schema walks them
 _SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")  # an escaped UTF-16 surrogate, maybe a lone one

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, request
-from marshmallow import RAISE, fields, validate
+from marshmallow import RAISE
 
-from schemas.base import StrictSchema
+from schemas.base import StrictSchema, cursor
 from schemas.views import EventSchema
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
@@ -42,10 +42,8 @@ ETAG = {
 
 
 class EventsQuerySchema(StrictSchema):
-    after = fields.Integer(validate=validate.Range(min=0), metadata={"default": 0})
-    limit = fields.Integer(
-        validate=validate.Range(min=1), metadata={"description": "clamped to the page maximum"}
-    )
+    after = cursor(metadata={"default": 0})
+    limit = cursor(1, metadata={"description": "clamped to the page maximum"})
 
 
 @blp.route("/<battle_id>/events", methods=["GET"])

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from flask import Response
-from marshmallow import RAISE, fields, validate
+from marshmallow import RAISE
 
-from schemas.base import StrictSchema
+from schemas.base import StrictSchema, cursor
 from schemas.views import BattleStateSchema
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
@@ -20,9 +20,7 @@ ETAG = {
 
 
 class StateQuerySchema(StrictSchema):
-    at = fields.Integer(
-        validate=validate.Range(min=1), metadata={"description": "a version; default: projected"}
-    )
+    at = cursor(1, metadata={"description": "a version; default: projected"})
 
 
 @blp.route("/<battle_id>/state", methods=["GET"])

@@ -74,6 +74,9 @@ def test_bad_query_parameters_are_a_422_naming_them(client: FlaskClient) -> None
         ("limit=0", "limit"),
         ("limit=x", "limit"),
         ("after=-1", "after"),
+        (f"after={2**53}", "after"),  # past what a JSON client reads back exactly (issue 22)
+        (f"after={2**64 - 1}", "after"),
+        (f"limit={2**53}", "limit"),
         ("page=2", "page"),
     ):
         problem = assert_problem(client.get(f"/battles/{battle_id}/events?{query}"), 422, "validation")

@@ -84,9 +84,11 @@ def test_time_travel_past_the_projection_folds_from_the_log(
     assert client.get(f"/battles/{battle_id}/state?at=2").get_json()["version"] == 2
 
 
-def test_a_version_beyond_the_head_is_a_404_and_below_one_a_422(client: FlaskClient) -> None:
+def test_a_version_beyond_the_head_is_a_404_and_below_one_or_past_2_53_a_422(client: FlaskClient) -> None:
     battle_id = create_battle(client)
 
     assert_problem(client.get(f"/battles/{battle_id}/state?at=2"), 404, "version-not-found")
+    assert_problem(client.get(f"/battles/{battle_id}/state?at={2**53 - 1}"), 404, "version-not-found")
     assert_problem(client.get(f"/battles/{battle_id}/state?at=0"), 422, "validation")
+    assert_problem(client.get(f"/battles/{battle_id}/state?at={2**53}"), 422, "validation")
     assert_problem(client.get("/battles/nope/state"), 404, "battle-not-found")

@@ -374,6 +374,46 @@ def test_a_resume_point_or_language_that_does_not_fit_is_a_422(
     assert_problem(client.get(f"/battles/{battle_id}/stream{query}", headers=headers), 422, "validation")
 
 
+UNSAFE = (str(2**64 - 1), str(2**53))  # past any version, past what a JSON client reads back exactly
+
+
+@pytest.mark.parametrize(
+    ("query", "headers"),
+    [
+        *((f"?after={cursor}", {}) for cursor in UNSAFE),
+        *(("", {"Last-Event-ID": cursor}) for cursor in UNSAFE),
+        ("?after=1", {"Last-Event-ID": str(2**64 - 1)}),
+    ],
+)
+def test_a_resume_point_beyond_the_safe_integers_is_a_422_before_the_stream_opens(
+    client: GmClient, redis_store: RedisEventStore, query: str, headers: dict[str, str]
+) -> None:
+    """Issue 22: `after=2^64-1` answered 200, then the store refused the cursor and cut the body."""
+    battle_id = battle_with(client, redis_store, commands=1)
+
+    refused = client.get(f"/battles/{battle_id}/stream{query}", headers=headers, buffered=False)
+    try:
+        assert refused.status_code == 422, "a stream was opened"
+        problem = assert_problem(refused, 422, "validation")
+    finally:
+        refused.close()
+
+    assert set(problem["errors"]) <= {"after", "Last-Event-ID"}
+    assert hub_of(client.application).open_streams == 0
+
+
+def test_the_largest_safe_resume_point_opens_a_stream_that_waits(
+    client: GmClient, redis_store: RedisEventStore
+) -> None:
+    battle_id = battle_with(client, redis_store, commands=1)
+
+    with stream(client, battle_id, f"?after={2**53 - 1}") as events:
+        hint, idle = events.next(), events.next()
+
+    assert hint is not None and hint.retry == 2000
+    assert idle is not None and idle.comments == ["keep-alive"]  # nothing is after it
+
+
 def test_a_side_token_may_stream_and_mint_a_ticket(client: GmClient, redis_store: RedisEventStore) -> None:
     battle_id = battle_with(client, redis_store, commands=0)
     side = mint(client, battle_id, "side:defender")["token"]
