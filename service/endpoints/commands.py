@@ -40,7 +40,8 @@ HEADERS = [
         "in": "header",
         "name": "If-Match",
         "schema": {"type": "string"},
-        "description": "an ETag read from this battle, or its head version: 412 unless it names the head",
+        "description": "an ETag read from this battle, or its head version: 412 unless it names the head; "
+        "`*` (RFC 9110: any current representation, which every battle has) checks nothing",
     },
 ]
 LOCATION = {
