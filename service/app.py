@@ -12,7 +12,7 @@ import redis
 from flask import Blueprint, Flask
 
 from eventstore.protocol import EventStore
-from service import auth, budgets, cors, limits, logs, problems
+from service import auth, budgets, cors, limits, logs, problems, routing
 from service.api import SiegeApi
 from service.battle_cache import BattleCache
 from service.bodies import CappedRequest
@@ -87,6 +87,7 @@ def create_app(
     problems.install(app)
     auth.install(app)  # before the limiter: a request is counted against the token it authenticated
     api = SiegeApi(app)
+    routing.install(app, api)
     api.document_fields()
     api.document_security()
     register_commands(api.spec)

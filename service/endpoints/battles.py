@@ -43,7 +43,7 @@ def create_battle() -> Response:
     return json_response(asdict(created), 201, {"Location": f"/battles/{created.id}", **NO_STORE})
 
 
-@blp.route("/<battle_id>", methods=["GET"])
+@blp.route("/<battle:battle_id>", methods=["GET"])
 @blp.access("read")
 @blp.response(200, BattleSummarySchema, headers=ETAG)
 @blp.alt_response(304, response="NOT_MODIFIED")

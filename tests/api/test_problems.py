@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.api.helpers import assert_problem, bearer, create_battle, mint
+
+HTTP_METHODS = {"GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE"}
 
 
 def test_a_wrong_method_is_a_405_that_keeps_allow(client: FlaskClient) -> None:
@@ -16,6 +20,31 @@ def test_a_wrong_method_is_a_405_that_keeps_allow(client: FlaskClient) -> None:
 
     assert_problem(refused, 405, "method-not-allowed")
     assert set(refused.headers["Allow"].split(", ")) >= {"GET", "HEAD"}
+
+
+def test_allow_on_every_documented_path_lists_exactly_its_documented_methods(client: FlaskClient) -> None:
+    """Issue 22: `/battles/import` is POST only, yet its Allow listed GET (`/battles/{battle_id}` matched)."""
+    spec = client.get("/openapi.json").get_json()
+    wrong = {}
+    for template, item in spec["paths"].items():
+        documented = {method.upper() for method in item if method.upper() in HTTP_METHODS}
+        expected = documented | ({"HEAD"} if "GET" in documented else set()) | {"OPTIONS"}
+        path = re.sub(r"\{[a-z_]+\}", "x1", template.replace("{version}", "1"))
+        refused = client.open(path, method="PATCH")  # no route takes PATCH
+        assert_problem(refused, 405, "method-not-allowed")
+        allowed = set(refused.headers["Allow"].split(", "))
+        if allowed != expected:
+            wrong[template] = sorted(allowed ^ expected)
+    assert wrong == {}
+
+
+def test_get_on_the_import_path_is_a_405_not_a_battle_named_import(client: FlaskClient) -> None:
+    for method in ("GET", "HEAD"):
+        refused = client.open("/battles/import", method=method)
+        assert refused.status_code == 405
+        assert set(refused.headers["Allow"].split(", ")) == {"POST", "OPTIONS"}
+    assert_problem(client.get("/battles/import"), 405, "method-not-allowed")
+    assert_problem(client.get("/battles/importer"), 404, "battle-not-found")  # only the one word is taken
 
 
 def test_an_unknown_path_is_a_404_problem(client: FlaskClient) -> None:
