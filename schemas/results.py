@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from rules.declare import spec_of
 from rules.epic.tables import Phase
-from rules.fold import CONCLUDE
+from rules.fold import BATTLE_CREATED, CONCLUDE, UNDO
 from rules.registry import get_ruleset
 from schemas.records import JSONSchema, RecordSchemas
 
@@ -27,6 +28,30 @@ class Concluded:
     server_seed: str
     client_seed: str | None
     dice_commitment: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Created:
+    """`battle_created` (version 1, rules/fold.py): what the battle was created with, its options the
+    effective ones (the ruleset's defaults with the given ones over them)."""
+
+    ruleset: str
+    rules_version: str | None
+    name: str | None
+    dice_commitment: str
+    client_seed: str | None
+    options: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Undone:
+    """`undo` (rules/undo.py): the version of the command it cancelled, as if it never happened."""
+
+    undone_version: int
+
+
+# the outcomes the fold writes itself, not a command's handler: no turn, round or dice come with them
+BARE_RESULTS: dict[str, type] = {BATTLE_CREATED: Created, UNDO: Undone}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -75,7 +100,8 @@ def _record_component(ruleset: str) -> RecordSchemas:
 @cache
 def result_components(ruleset: str) -> dict[str, JSONSchema]:
     """Every component the ruleset's results need: one per record reached, one per command type (its record
-    and the members every result carries), and the ruleset's union of them."""
+    and the members every result carries), `battle_created`'s and `undo`'s (their record alone), and the
+    ruleset's union of them."""
     records = _record_component(ruleset)
     every = REF + records.record(EVERY_RESULT[ruleset])
     per_type: dict[str, JSONSchema] = {}
@@ -85,8 +111,18 @@ def result_components(ruleset: str) -> dict[str, JSONSchema]:
             "and the members every result of the ruleset carries.",
             "allOf": [{"$ref": REF + records.record(record)}, {"$ref": every}],
         }
+    for kind, record in BARE_RESULTS.items():
+        per_type.update(_named(result_component(ruleset, kind), record))
     union = {
         "description": f"The `result` of an applied {ruleset} command: the outcome's `type` names which.",
         "anyOf": [{"$ref": REF + name} for name in per_type],
     }
     return {**records.components, **per_type, result_component(ruleset): union}
+
+
+def _named(name: str, record: type) -> dict[str, JSONSchema]:
+    """The record's own component under `name`: a one-part allOf around it made a generated client build
+    its models twice."""
+    alone = RecordSchemas(lambda _record: name)
+    alone.record(record)
+    return alone.components

@@ -3,12 +3,18 @@ checked here. The worked examples check every other result against its component
 
 from __future__ import annotations
 
-import pytest
+from typing import Any
 
+import pytest
+from flask.testing import FlaskClient
+from jsonschema import Draft202012Validator
+
+from eventstore.protocol import EventStore
 from rules.fold import CONCLUDE
 from rules.registry import get_ruleset
 from schemas.registry import schema_rulesets
-from schemas.results import RESULTS
+from schemas.results import REF, RESULTS, result_component
+from tests.api.helpers import accepted, create_battle, fold, outcome
 from tests.conftest import TableFactory
 from tests.examples.conftest import result_validator
 
@@ -35,3 +41,31 @@ def test_a_result_no_example_applies_fits_its_component(
     validator, members = result_validator(ruleset, command["type"])
     assert [e.message for e in validator.iter_errors(outcome["result"])] == []
     assert set(outcome["result"]) <= members
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "command"),
+    [("epic", {"type": "advance_phase"}), ("pathfinder", {"type": "set_wind", "level": "strong"})],
+)
+def test_the_results_of_battle_created_and_undo_fit_the_served_outcome_schema(
+    client: FlaskClient, redis_store: EventStore, ruleset: str, command: dict[str, str]
+) -> None:
+    """Issue 22: neither result fitted `Outcome.result`, whose every component carried the members
+    (turn, phase, dice) of a command's result, which neither has."""
+    document = client.get("/openapi.json").get_json()
+    battle_id = create_battle(client, ruleset=ruleset)
+    accepted(client, battle_id, command)
+    accepted(client, battle_id, {"type": "undo"})
+    fold(redis_store, battle_id)
+    created, undone = outcome(client, battle_id, 1), outcome(client, battle_id, 3)
+
+    assert (created["type"], undone["type"], undone["status"]) == ("battle_created", "undo", "applied")
+    assert undone["result"] == {"undone_version": 2}
+    for told in (created, undone):
+        assert _errors(document, "Outcome", told) == []
+        assert _errors(document, result_component(ruleset, told["type"]), told["result"]) == []
+
+
+def _errors(document: dict[str, Any], component: str, instance: Any) -> list[str]:
+    validator = Draft202012Validator({**document, "$ref": REF + component})
+    return [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(instance)]
