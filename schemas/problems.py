@@ -31,6 +31,7 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "contention": (409, "other commands kept landing first; nothing was appended, send it again"),
     "stale-version": (412, "If-Match does not name the head; `current_version` does"),
     "body-too-large": (413, "the body is over the limit (`max_bytes`), or chunked"),
+    "uri-too-long": (414, "the request line is over gunicorn's `limit_request_line` (4094 bytes by default)"),
     "unsupported-media-type": (415, "the body must be application/json"),
     "validation": (422, "the body or parameters do not fit the schema; `errors` names the fields"),
     "idempotency-key-reused": (422, "this Idempotency-Key was used with another body (`version`)"),
@@ -48,6 +49,11 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     ),
     "webhook-address-refused": (422, "the webhook URL's host resolves to an address webhooks may not reach"),
     "rate-limited": (429, "the token's request budget is spent; retry after `Retry-After` seconds"),
+    "headers-too-large": (
+        431,
+        "over gunicorn's `limit_request_fields` headers (100) or a header over `limit_request_field_size` "
+        "(8190 bytes)",
+    ),
     "internal": (500, "a fault of the service (never a stack trace)"),
     "queue-unavailable": (503, "the job queue's Redis does not answer; retry after `Retry-After`"),
     "store-unavailable": (503, "the event store does not answer; retry after `Retry-After`"),

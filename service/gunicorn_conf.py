@@ -81,6 +81,9 @@ def post_worker_init(worker: Any) -> None:
     import signal
     import threading
 
+    from service import gunicorn_errors
+
+    gunicorn_errors.install()  # gunicorn's own 400, 414 and 431 are problem+json, not its HTML page
     stopping = signal.getsignal(signal.SIGTERM)
 
     def stop(signum: int, frame: Any) -> None:

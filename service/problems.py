@@ -37,9 +37,11 @@ HTTP_PROBLEMS = {
     404: ("not-found", "No such resource"),
     405: ("method-not-allowed", "Method not allowed on this resource"),
     413: ("body-too-large", "The request body is too large"),
+    414: ("uri-too-long", "The request line is too long"),
     415: ("unsupported-media-type", "The request body must be application/json"),
     422: ("validation", "The request does not fit the schema"),
     429: ("rate-limited", "Too many requests"),
+    431: ("headers-too-large", "The request headers are too large"),
     500: ("internal", "Internal server error"),
 }
 RETRY_SOON = {"Retry-After": "1"}

@@ -130,6 +130,39 @@ def test_broken_chunk_framing_is_a_400_without_a_traceback(api: Api, framing: by
     assert _version(api, battle_id, gm) == 1
 
 
+@pytest.mark.parametrize(
+    ("request_head", "status", "slug"),
+    [
+        (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri-too-long"),
+        (b"GET / HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: 1\r\n" % n for n in range(120)) + b"\r\n", 431,
+         "headers-too-large"),
+        (b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n", 431, "headers-too-large"),
+        (b"NOT A REQUEST LINE\r\n\r\n", 400, "bad-request"),
+        (b"GET / HTTP/1.1\r\nHost: x\r\nBad Name: 1\r\n\r\n", 400, "bad-request"),
+        (b"GET / HTTP/9.9\r\nHost: x\r\n\r\n", 400, "bad-request"),
+    ],
+    ids=["a request line too long", "too many headers", "a header too large", "no request line",
+         "a header name with a space", "an unknown HTTP version"],
+)  # fmt: skip
+def test_what_gunicorn_refuses_itself_is_a_problem_json_too(
+    api: Api, request_head: bytes, status: int, slug: str
+) -> None:
+    """Issue 22: gunicorn answered these before the app saw them, in HTML."""
+    before = len(api.log_lines())
+
+    status_line, headers, body = _raw(api, request_head)
+
+    assert status_line.startswith(f"HTTP/1.1 {status} "), status_line  # gunicorn answered, not a reset
+    assert headers["content-type"] == "application/problem+json", headers
+    assert int(headers["content-length"]) == len(body)
+    problem = json.loads(body)
+    assert problem["type"] == f"https://siege.example/problems/{slug}"
+    assert problem["status"] == status
+    assert problem["title"] and problem.get("detail")
+    time.sleep(0.2)
+    assert "Traceback" not in "\n".join(api.log_lines()[before:])
+
+
 def test_a_sane_request_id_is_echoed_and_repeated_in_each_json_line_of_its_request(api: Api) -> None:
     battle_id, gm = api.battle()
     request_id = f"it-{secrets.token_hex(4)}"
@@ -193,6 +226,21 @@ def _chunked(api: Api, path: str, headers: dict[str, str], framed: bytes) -> tup
             received += chunk
     status_line, _, rest = received.partition(b"\r\n")
     return int(status_line.split()[1]), rest.partition(b"\r\n\r\n")[2].decode(errors="replace")
+
+
+def _raw(api: Api, data: bytes) -> tuple[str, dict[str, str], bytes]:
+    """Send bytes as they are (no client library sends a malformed request); the status line, the headers
+    (names lowercased) and the body of the answer."""
+    host, port = api.base_url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(data)
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    head, _, body = received.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.strip().lower(): value.strip() for name, _, value in (x.partition(":") for x in lines)}
+    return status_line, headers, body
 
 
 def _version(api: Api, battle_id: str, gm: dict[str, str]) -> int:
