@@ -7,6 +7,8 @@ import contextlib
 import ctypes
 import importlib.util
 import os
+import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -23,10 +25,59 @@ from eventstore.config import APPENDFSYNC, Durability, durability
 START_TIMEOUT_S = 60.0  # replaying a large AOF takes a while; a server that exits early fails at once
 STOP_TIMEOUT_S = 15.0
 TERM_AGAIN_S = 0.5  # how often a shutdown is asked for again while the server is still there
+STDERR = 2  # the file descriptor
+PASSWORD_FILE = "store.password"  # in the data directory, owner-only; `make run` makes it on its first start
+PASSWORD_BYTES = 32
+# URL-safe: it goes into REDIS_URL unescaped, and into the server's config unquoted
+PASSWORD_TEXT = re.compile(r"[A-Za-z0-9_-]{16,256}")
+OWNER_ONLY_FILE, OWNER_ONLY_DIR = 0o600, 0o700
 
 
 class EmbeddedServerError(RuntimeError):
     pass
+
+
+def store_password(data_dir: str | os.PathLike[str]) -> str:
+    """The data directory's store password, made on first use (random, URL-safe) and the same ever after:
+    the server holds the dice seeds and webhook secrets, which no other local user's process may read. The
+    directory (with the AOF) and the file are the owner's alone, tightened if they were not."""
+    directory = Path(data_dir)
+    directory.mkdir(mode=OWNER_ONLY_DIR, parents=True, exist_ok=True)
+    _owner_only(directory, OWNER_ONLY_DIR)
+    path = directory / PASSWORD_FILE
+    if not path.exists():
+        _write_once(path, secrets.token_urlsafe(PASSWORD_BYTES))
+    _owner_only(path, OWNER_ONLY_FILE)
+    password = path.read_text(encoding="ascii", errors="replace").strip()
+    if not PASSWORD_TEXT.fullmatch(password):
+        raise EmbeddedServerError(
+            f"{path} holds no password of 16 to 256 letters, digits, '-' or '_': remove it, and a new one is "
+            "made on the next start"
+        )
+    return password
+
+
+def _write_once(path: Path, password: str) -> None:
+    """Whole or not at all, and never over another start's: written beside, then linked into place."""
+    draft = path.with_name(f".{path.name}.{os.getpid()}")
+    descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, OWNER_ONLY_FILE)
+    try:
+        with os.fdopen(descriptor, "w", encoding="ascii") as out:
+            out.write(password + "\n")
+        with contextlib.suppress(FileExistsError):  # another start made it first: theirs is the one
+            os.link(draft, path)
+    finally:
+        draft.unlink()
+
+
+def _owner_only(path: Path, mode: int) -> None:
+    if path.stat().st_mode & 0o777 != mode:
+        path.chmod(mode)
+
+
+def embedded_url(port: int, password: str | None = None) -> str:
+    """A client's URL of an embedded server on loopback; with the password, never to be logged."""
+    return f"redis://:{password}@127.0.0.1:{port}/0" if password else f"redis://127.0.0.1:{port}/0"
 
 
 def server_binary() -> Path:
@@ -79,7 +130,9 @@ def _die_with_parent() -> None:
 
 class EmbeddedServer:
     """A loopback-only server with AOF on that never evicts; the `durable` profile fsyncs every write.
-    Tests default to `fast`: they need no fsync, and a test of durability says so."""
+    Tests default to `fast`: they need no fsync, and a test of durability says so. With a `password` every
+    client must authenticate; the server reads it from its standard input, never from a command line,
+    which every local user can read in /proc."""
 
     def __init__(
         self,
@@ -87,18 +140,26 @@ class EmbeddedServer:
         port: int | None = None,
         durability: Durability = "fast",
         extra_args: Sequence[str] = (),
+        password: str | None = None,
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.port = port or 0
         self.durability = durability
         self.extra_args = tuple(extra_args)  # e.g. cluster mode for the contract suite
+        self.password = password
         self._fixed_port = port is not None
         self._cluster = "--cluster-enabled" in self.extra_args
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        """What a client connects with: the password in it, if there is one (so never log it)."""
+        return embedded_url(self.port, self.password)
+
+    @property
+    def shown_url(self) -> str:
+        """The URL without the password, for logs."""
+        return embedded_url(self.port)
 
     @property
     def log_file(self) -> Path:
@@ -110,15 +171,24 @@ class EmbeddedServer:
         for _attempt in range(attempts):
             if not self._fixed_port:
                 self.port = free_port(bus_offset=CLUSTER_BUS_OFFSET if self._cluster else None)
-            command = self._command()
-            self._process = subprocess.Popen(command, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+            self._process = self._spawn()
             if self._wait_ready():
                 return self
         raise EmbeddedServerError(f"valkey-server did not start on port {self.port}; see {self.log_file}")
 
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        # what the server writes before its logfile applies goes to stderr: stdout is for the URL (main)
+        stdin = subprocess.DEVNULL if self.password is None else subprocess.PIPE
+        process = subprocess.Popen(self._command(), stdin=stdin, stdout=STDERR, preexec_fn=_die_with_parent)
+        if process.stdin is not None:
+            with process.stdin:  # `-`: the server reads this config from stdin until it closes
+                process.stdin.write(f"requirepass {self.password}\n".encode("ascii"))
+        return process
+
     def _command(self) -> list[str]:
         return [
             str(server_binary()),
+            *(["-"] if self.password is not None else []),
             "--bind", "127.0.0.1",
             "--port", str(self.port),
             "--dir", str(self.data_dir),
@@ -134,7 +204,7 @@ class EmbeddedServer:
     def _wait_ready(self) -> bool:
         assert self._process is not None
         deadline = time.monotonic() + START_TIMEOUT_S
-        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=1, socket_connect_timeout=1)
+        client = redis.Redis.from_url(self.url, socket_timeout=1, socket_connect_timeout=1)
         try:
             while time.monotonic() < deadline and self._process.poll() is None:
                 try:
@@ -180,7 +250,8 @@ class EmbeddedServer:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run a server in the foreground, print its URL on stdout, stop it on SIGINT/SIGTERM."""
+    """Run a server in the foreground, print its URL on stdout (without the password), stop it on SIGINT or
+    SIGTERM."""
     parser = argparse.ArgumentParser(prog="python -m eventstore.embedded", description=main.__doc__)
     parser.add_argument("--dir", default="./var", help="data directory (AOF lives here)")
     parser.add_argument("--port", type=int, default=None, help="TCP port on 127.0.0.1 (default: a free one)")
@@ -190,12 +261,23 @@ def main(argv: list[str] | None = None) -> int:
         default="durable",
         help="durable: fsync the AOF on every write (default); fast: once a second",
     )
+    parser.add_argument(
+        "--password",
+        action="store_true",
+        help=f"require the password kept in DIR/{PASSWORD_FILE} (made on first start, owner-only)",
+    )
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)
-    server = EmbeddedServer(args.dir, port=args.port, durability=args.durability)
+    try:
+        password = store_password(args.dir) if args.password else None
+    except (OSError, EmbeddedServerError) as error:
+        print(f"no store password: {error}", file=sys.stderr)
+        return 1
+    server = EmbeddedServer(args.dir, port=args.port, durability=args.durability, password=password)
     try:
         server.start()
-        print(server.url, flush=True)
+        shown = f" (password in {Path(args.dir) / PASSWORD_FILE})" if password else ""
+        print(f"{server.shown_url}{shown}", flush=True)
         while server.running():
             time.sleep(0.2)
         print(f"valkey-server exited; see {server.log_file}", file=sys.stderr)

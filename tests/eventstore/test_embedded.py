@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import signal
+import socket
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +16,7 @@ import redis
 
 from eventstore.chain import verify_chain
 from eventstore.config import Durability, connect
-from eventstore.embedded import EmbeddedServer, EmbeddedServerError, free_port
+from eventstore.embedded import PASSWORD_FILE, EmbeddedServer, EmbeddedServerError, free_port, store_password
 from eventstore.records import Head
 from eventstore.redis_store import RedisEventStore
 from tests.eventstore.helpers import SEED, battle, command
@@ -96,3 +99,82 @@ def test_the_command_line_prints_the_url_and_stops_on_sigterm(tmp_path: Path) ->
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def refusal_without_password(port: int) -> bytes:
+    """What the server answers a PING from a client that sent no password (no client library between)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(b"PING\r\n")
+        return sock.recv(200)
+
+
+def test_the_store_password_is_made_once_owner_only_and_reused(tmp_path: Path) -> None:
+    data_dir = tmp_path / "var"
+
+    first = store_password(data_dir)
+    again = store_password(data_dir)
+
+    kept = data_dir / PASSWORD_FILE
+    assert first == again == kept.read_text().strip()
+    assert len(first) >= 40 and re.fullmatch(r"[A-Za-z0-9_-]+", first)  # URL-safe: no escaping in REDIS_URL
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert stat.S_IMODE(data_dir.stat().st_mode) == 0o700  # the AOF beside it holds the seeds too
+    assert store_password(tmp_path / "other") != first
+    assert [p.name for p in data_dir.iterdir()] == [PASSWORD_FILE]  # no draft left behind
+
+
+def test_a_password_file_or_data_dir_others_could_read_is_tightened(tmp_path: Path) -> None:
+    password = store_password(tmp_path)
+    (tmp_path / PASSWORD_FILE).chmod(0o644)
+    tmp_path.chmod(0o755)
+
+    assert store_password(tmp_path) == password
+    assert stat.S_IMODE((tmp_path / PASSWORD_FILE).stat().st_mode) == 0o600
+    assert stat.S_IMODE(tmp_path.stat().st_mode) == 0o700
+
+
+@pytest.mark.parametrize("kept", ["", "short", 'has spaces in it, and quotes"', "é" * 20])
+def test_a_password_file_that_cannot_be_used_is_a_clear_error(tmp_path: Path, kept: str) -> None:
+    (tmp_path / PASSWORD_FILE).write_text(kept)
+
+    with pytest.raises(EmbeddedServerError, match="remove it"):
+        store_password(tmp_path)
+
+
+def test_a_server_with_a_password_refuses_a_client_without_it(tmp_path: Path) -> None:
+    password = store_password(tmp_path)
+    with EmbeddedServer(tmp_path, password=password) as server:
+        assert refusal_without_password(server.port).startswith(b"-NOAUTH")
+        with pytest.raises(redis.AuthenticationError):
+            redis.Redis(host="127.0.0.1", port=server.port, password="guessed").ping()
+        assert server.url == f"redis://:{password}@127.0.0.1:{server.port}/0" and answers(server.url)
+        assert password not in server.shown_url
+        pid = connect(server.url).info()["process_id"]
+        assert password.encode() not in Path(f"/proc/{pid}/cmdline").read_bytes()  # any local user reads it
+
+
+def test_the_command_line_with_password_prints_no_password_and_keeps_it_across_restarts(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    argv = [sys.executable, "-m", "eventstore.embedded", "--dir", str(tmp_path), "--port", str(port)]
+    for _start in range(2):
+        process = subprocess.Popen(
+            [*argv, "--password"], stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2]
+        )
+        try:
+            assert process.stdout is not None
+            shown = process.stdout.readline().strip()
+            password = (tmp_path / PASSWORD_FILE).read_text().strip()
+            assert shown == f"redis://127.0.0.1:{port}/0 (password in {tmp_path / PASSWORD_FILE})"
+            assert refusal_without_password(port).startswith(b"-NOAUTH")
+            client = connect(f"redis://:{password}@127.0.0.1:{port}/0")
+            assert client.incr("starts") == _start + 1  # the same data, reached with the same password
+            client.close()
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=30) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    assert password not in (tmp_path / "valkey.log").read_text()
