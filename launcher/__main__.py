@@ -11,6 +11,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from eventstore.embedded import PASSWORD_FILE, EmbeddedServerError, embedded_url, store_password
 from launcher import commands
 from launcher.probes import answers_200, free_port, pings, wait_until
 from launcher.settings import Settings
@@ -49,9 +50,9 @@ def run(settings: Settings, stack: Stack, stop: threading.Event) -> int:
     env = {**child_env(redis_url, queue_url, settings.api_key), **metrics_dir(stack)}
     if settings.public_url:  # each webhook event's `source` is a battle's URL; the user's setting wins
         env.setdefault("SIEGE_PUBLIC_URL", settings.public_url)
-    for n in range(settings.workers):
-        stack.start(f"worker-{n + 1}", commands.worker(queue_url), env)
-    stack.start("webhooks", commands.webhook_worker(queue_url), env)
+    for n in range(settings.workers):  # the queue's URL from their environment: it may hold a password
+        stack.start(f"worker-{n + 1}", commands.worker(), env)
+    stack.start("webhooks", commands.webhook_worker(), env)
     stack.start("reconciler", commands.reconciler(), env)
     stack.start("api", commands.api(settings.bind), env)
     base = settings.base_url
@@ -80,13 +81,19 @@ def metrics_dir(stack: Stack) -> dict[str, str]:
 
 
 def start_store(settings: Settings, stack: Stack, stop: threading.Event) -> str:
-    """The embedded server on a free loopback port; its data (AOF) stays in SIEGE_DATA_DIR across runs."""
+    """The embedded server on a free loopback port; its data (AOF) stays in SIEGE_DATA_DIR across runs, and
+    so does its password, which only the children's REDIS_URL carries: no line of ours prints it."""
     data_dir = str(settings.store.data_dir)
-    Path(data_dir).mkdir(parents=True, exist_ok=True)
+    try:
+        password = store_password(data_dir)
+    except (OSError, EmbeddedServerError) as error:
+        say(f"cannot start the embedded store: {error}")
+        return ""
     port = free_port()
     stack.start("store", commands.store(data_dir, port, durability=settings.store.durability), os.environ)
-    url = f"redis://127.0.0.1:{port}/0"
-    say(f"embedded store at {url}, data in {data_dir}")
+    where = Path(data_dir) / PASSWORD_FILE
+    say(f"embedded store at {embedded_url(port)}, data in {data_dir}, password in {where}")
+    url = embedded_url(port, password)
     return url if wait_until(lambda: pings(url), stack, stop) else ""
 
 

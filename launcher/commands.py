@@ -13,11 +13,12 @@ WORKER_TTL_S = 60  # heartbeat period + 15 s: a dead worker (and its job) is not
 
 
 def store(data_dir: str, port: int, *, durability: Durability = "durable") -> list[str]:
-    """The embedded Valkey server (AOF on; `durable` fsyncs every write), used when no REDIS_URL is given.
-    A restart runs the same command: the same port and data, the AOF replayed."""
+    """The embedded Valkey server (AOF on; `durable` fsyncs every write), used when no REDIS_URL is given,
+    requiring the password kept in its data directory. A restart runs the same command: the same port,
+    data and password, the AOF replayed."""
     return [
         "python", "-m", "eventstore.embedded",
-        "--dir", data_dir, "--port", str(port), "--durability", durability,
+        "--dir", data_dir, "--port", str(port), "--durability", durability, "--password",
     ]  # fmt: skip
 
 
@@ -26,26 +27,19 @@ def api(bind: str) -> list[str]:
 
 
 def worker(
-    queue_url: str, *, metrics_bind: str | None = None, queues: tuple[str, ...] = WORKER_QUEUES
+    queue_url: str | None = None, *, metrics_bind: str | None = None, queues: tuple[str, ...] = WORKER_QUEUES
 ) -> list[str]:
     """An RQ SimpleWorker on the queues (workers/worker.py): unlike `rq worker`, it outlasts Redis outages.
+    Without `queue_url` it reads QUEUE_REDIS_URL (else REDIS_URL) from its environment, so a URL holding a
+    password is never on a command line, which every local user can read in /proc.
     `metrics_bind`: it serves its own metrics there (a container of its own: the API's /metrics cannot see it;
     `make run` shares one samples directory instead)."""
     serving = ["--metrics-bind", metrics_bind] if metrics_bind else []
-    return [
-        "python",
-        "-m",
-        "workers.worker",
-        *queues,
-        "--worker-ttl",
-        str(WORKER_TTL_S),
-        "--url",
-        queue_url,
-        *serving,
-    ]
+    naming = ["--url", queue_url] if queue_url else []
+    return ["python", "-m", "workers.worker", *queues, "--worker-ttl", str(WORKER_TTL_S), *naming, *serving]
 
 
-def webhook_worker(queue_url: str, *, metrics_bind: str | None = None) -> list[str]:
+def webhook_worker(queue_url: str | None = None, *, metrics_bind: str | None = None) -> list[str]:
     """A worker on the webhook queue alone: a receiver that takes 10 s to answer delays other deliveries,
     never a fold."""
     return worker(queue_url, metrics_bind=metrics_bind, queues=WEBHOOK_QUEUES)

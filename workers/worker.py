@@ -1,4 +1,4 @@
-"""`python -m workers.worker QUEUE... --url URL`: an RQ SimpleWorker that rides out a Redis outage.
+"""`python -m workers.worker QUEUE... [--url URL]`: an RQ SimpleWorker that rides out a Redis outage.
 
 RQ's own work loop ends on a lost connection (and `rq worker` then exits), so a 3 s outage would cost
 every worker its process. Here a loop that ends without a stop request starts a fresh worker after a
@@ -76,7 +76,7 @@ def _stop_on_signals(stop: threading.Event) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m workers.worker", description=__doc__)
     parser.add_argument("queues", nargs="+", help="queue names, in the order they are taken")
-    parser.add_argument("--url", required=True, help="the queue Redis")
+    parser.add_argument("--url", help="the queue Redis (default: QUEUE_REDIS_URL, else REDIS_URL)")
     parser.add_argument("--worker-ttl", type=int, default=60, help="RQ heartbeat TTL in seconds")
     parser.add_argument(
         "--metrics-bind",
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         serve_metrics(args.metrics_bind)
     stop = threading.Event()
     _stop_on_signals(stop)
-    return serve(args.queues, args.url, args.worker_ttl, stop)
+    return serve(args.queues, args.url or str(deps.config().queue_redis_url), args.worker_ttl, stop)
 
 
 if __name__ == "__main__":
