@@ -10,6 +10,7 @@ from typing import Any, cast
 
 import redis
 from flask import Blueprint, Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from eventstore.protocol import EventStore
 from service import auth, budgets, cors, limits, logs, problems
@@ -83,6 +84,8 @@ def create_app(
             per_token=config.max_streams_per_token,
         ),
     )
+    if config.behind_front:  # the front's X-Forwarded-For is the client: limits and logs key on it
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]
     logs.install(app)  # first: the request id is set before any other hook can log
     problems.install(app)
     auth.install(app)  # before the limiter: a request is counted against the token it authenticated
