@@ -68,7 +68,8 @@ def start_api(settings: Settings, stack: Stack, env: dict[str, str]) -> None:
     if not settings.front:
         if front.exposed(settings.host):
             say(
-                f"warning: gunicorn itself is exposed at {settings.bind} (SIEGE_FRONT=off): slow clients can take its threads"
+                f"warning: gunicorn itself is exposed at {settings.bind} (SIEGE_FRONT=off): "
+                "slow clients can take its threads"
             )
         stack.start("api", commands.api(settings.bind), env)
         return
