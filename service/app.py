@@ -95,6 +95,7 @@ def create_app(
     register_commands(api.spec)
     for blueprint in blueprints():
         api.register_blueprint(blueprint)
+    api.tie_options_to_rulesets()
     app.register_blueprint(assets)
     app.register_blueprint(document)
     app.register_blueprint(viewer.static)
