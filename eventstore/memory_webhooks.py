@@ -165,9 +165,7 @@ class MemoryWebhooks:
             if holder is not None and holder[0] == owner:
                 del self._webhook_locks[(battle_id, webhook_id)]
 
-    def hold_request(
-        self, battle_id: str, key: str, fingerprint: str, lease_ms: int
-    ) -> RequestRecord | None:
+    def hold_request(self, battle_id: str, key: str, fingerprint: str, lease_ms: int) -> RequestRecord | None:
         now = time.monotonic()
         with self._webhooks_lock:
             held = self._requests.get((battle_id, key))

@@ -283,9 +283,7 @@ class EventStore(Protocol):
     def unlock_webhook(self, battle_id: str, webhook_id: str, owner: str) -> None: ...
 
     # --- Idempotency-Keys of the battle's webhook operations (their own, apart from the commands') --------
-    def hold_request(
-        self, battle_id: str, key: str, fingerprint: str, lease_ms: int
-    ) -> RequestRecord | None:
+    def hold_request(self, battle_id: str, key: str, fingerprint: str, lease_ms: int) -> RequestRecord | None:
         """Take the key for the request of `fingerprint` for `lease_ms`: None when taken now; else what it
         holds (another request's fingerprint, and its answer unless that one is still in flight)."""
 

@@ -118,7 +118,9 @@ class RedisWebhooks:
 
     def note_webhook(self, battle_id: str, webhook_id: str, note: DeliveryAttempt) -> bool:
         script_keys = [keys.webhooks(battle_id), keys.webhook_attempts(battle_id, webhook_id)]
-        return bool(self._note_webhook_script(keys=script_keys, args=[webhook_id, dumps(note), ATTEMPTS_KEPT]))
+        return bool(
+            self._note_webhook_script(keys=script_keys, args=[webhook_id, dumps(note), ATTEMPTS_KEPT])
+        )
 
     def delivery_attempts(self, battle_id: str, webhook_id: str, *, limit: int = 50) -> list[DeliveryAttempt]:
         if limit <= 0:
@@ -153,9 +155,7 @@ class RedisWebhooks:
     def unlock_webhook(self, battle_id: str, webhook_id: str, owner: str) -> None:
         self._webhook_unlock_script(keys=[keys.webhook_lock(battle_id, webhook_id)], args=[owner])
 
-    def hold_request(
-        self, battle_id: str, key: str, fingerprint: str, lease_ms: int
-    ) -> RequestRecord | None:
+    def hold_request(self, battle_id: str, key: str, fingerprint: str, lease_ms: int) -> RequestRecord | None:
         name = _request_key(battle_id, key)
         for _ in range(3):  # what was held may expire between the SET and the GET: then try to take it again
             if self._client.set(name, fingerprint, nx=True, px=max(lease_ms, 1)):

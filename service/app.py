@@ -22,6 +22,7 @@ from service.docs import assets, document, openapi_settings
 from service.endpoints import blueprints, health, viewer
 from service.hub import Hub
 from service.openapi_doc import register_commands
+from service.openapi_webhooks import register_webhooks
 from service.scheduling import Scheduler
 from service.token_cache import TokenCache
 
@@ -87,6 +88,7 @@ def create_app(
     register_commands(api.spec)
     for blueprint in blueprints():
         api.register_blueprint(blueprint)
+    register_webhooks(api.spec)
     app.register_blueprint(assets)
     app.register_blueprint(document)
     app.register_blueprint(viewer.static)
