@@ -73,7 +73,7 @@ def register_webhooks(spec: APISpec) -> None:
     if "Outcome" not in spec.components.schemas:
         spec.components.schema("Outcome", schema=OutcomeSchema)
     spec.components.schema(ENVELOPE, envelope())
-    spec.components.schema(TEST_DATA, test_data())
+    spec.components.schema(TEST_DATA, probe_data())
     for kind, (component, _, _, data) in EVENTS.items():
         spec.components.schema(component, typed(kind, data))
     spec.options["webhooks"] = {kind: {"post": operation(kind)} for kind in EVENTS}
@@ -112,7 +112,7 @@ def envelope() -> dict[str, Any]:
     }
 
 
-def test_data() -> dict[str, Any]:
+def probe_data() -> dict[str, Any]:
     return {
         "description": f"The `data` of a `{event.TEST_TYPE}` event: it tells no outcome.",
         "type": "object",

@@ -124,7 +124,7 @@ def redeliver(
 def send_test(store: EventStore, queue_redis: Redis[Any], battle_id: str, webhook_id: str) -> Answer:
     """A signed `siege.webhook.test` event, whatever the webhook's types and state; never in its cursor."""
     found(store, battle_id, webhook_id)
-    return _send(queue_redis, battle_id, webhook_id, event.TEST, event.test_id(battle_id), None)
+    return _send(queue_redis, battle_id, webhook_id, event.TEST, event.probe_id(battle_id), None)
 
 
 def _check_from(store: EventStore, battle_id: str, start: int, from_version: int, before: bool) -> None:

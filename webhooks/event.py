@@ -56,7 +56,7 @@ def message_id(battle_id: str, version: int) -> str:
     return f"{battle_id}:{version}"
 
 
-def test_id(battle_id: str) -> str:
+def probe_id(battle_id: str) -> str:
     """A test event's `id`: never a version's, so a receiver's dedupe never mistakes it for an outcome."""
     return f"{battle_id}:test:{secrets.token_hex(8)}"
 
@@ -79,7 +79,7 @@ def body(source: str, battle_id: str, outcome: dict[str, Any], recorded_at: str)
     return _structured(attributes, outcome)
 
 
-def test_body(
+def probe_body(
     source: str, event_id: str, battle_id: str, webhook_id: str, requested_at: str
 ) -> tuple[str, bytes, str]:
     """`(id, body, content type)` of a test event: the envelope of every delivery, `data` naming the battle

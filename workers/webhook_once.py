@@ -44,7 +44,7 @@ def send_once(
     hook = current(run, battle_id, hook)
     source = run.settings.source(battle_id)
     if kind == event.TEST:
-        built = event.test_body(source, event_id, battle_id, webhook_id, requested_at)
+        built = event.probe_body(source, event_id, battle_id, webhook_id, requested_at)
     else:
         assert version is not None, "a redelivery names its version"
         found = with_entries(store, battle_id, store.outcomes(battle_id, after=version - 1, limit=1))
