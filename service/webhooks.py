@@ -56,6 +56,7 @@ def register(
         created_at=utc_now(),
     )
     progress = store.add_webhook(battle_id, record)
+    record = dataclasses.replace(record, start_version=progress.cursor)  # as the store keeps it
     return {**webhook_view(record, progress), "secret": record.secret}
 
 
