@@ -20,13 +20,13 @@ EVENTS: dict[str, tuple[str, str, str, dict[str, Any]]] = {
         "OutcomeAppliedEvent",
         "receiveOutcomeApplied",
         "An outcome was applied",
-        {"allOf": [{"$ref": REF + "Outcome"}, {"properties": {"status": {"const": "applied"}}}]},
+        {"$ref": REF + "Outcome", "description": "the outcome as `GET .../events/{v}` serves it: `applied`"},
     ),
     event.REJECTED: (
         "OutcomeRejectedEvent",
         "receiveOutcomeRejected",
         "An outcome was rejected",
-        {"allOf": [{"$ref": REF + "Outcome"}, {"properties": {"status": {"const": "rejected"}}}]},
+        {"$ref": REF + "Outcome", "description": "the outcome as `GET .../events/{v}` serves it: `rejected`"},
     ),
     event.TEST_TYPE: (
         "WebhookTestEvent",
@@ -83,15 +83,16 @@ def envelope() -> dict[str, Any]:
     """What every delivery posts: a CloudEvents 1.0 event in structured JSON mode."""
     return {
         "description": "A CloudEvents 1.0 event in structured JSON mode (`Content-Type: "
-        f"{event.CONTENT_TYPE}`), the body of every delivery.",
+        f"{event.CONTENT_TYPE}`), the body of every delivery; each event type's component is this with its "
+        "`type` and `data`.",
         "type": "object",
         "required": ["specversion", "id", "source", "type", "datacontenttype", "data"],
         "properties": {
-            "specversion": {"const": "1.0"},
+            "specversion": {"type": "string", "const": "1.0"},
             "id": {
                 "type": "string",
-                "description": "`<battle>:<version>` for an outcome, `<battle>:test:<hex>` for a test event; "
-                "also the `webhook-id` header",
+                "description": "`<battle>:<version>` for an outcome, `<battle>:test:<hex>` for a test "
+                "event; also the `webhook-id` header",
             },
             "source": {
                 "type": "string",
@@ -99,14 +100,17 @@ def envelope() -> dict[str, Any]:
                 "description": "the battle's URL: SIEGE_PUBLIC_URL + `/battles/{id}` (unset: the reference "
                 "`/battles/{id}`)",
             },
-            "type": {"type": "string", "enum": list(event.EVENT_TYPES)},
+            "type": {
+                "type": "string",
+                "description": "one of " + ", ".join(f"`{kind}`" for kind in event.EVENT_TYPES),
+            },
             "subject": {"type": "string", "description": "an outcome's version"},
             "time": {
                 "type": "string",
                 "format": "date-time",
                 "description": "when the command was recorded (a test event: when it was asked for)",
             },
-            "datacontenttype": {"const": event.DATA_CONTENT_TYPE},
+            "datacontenttype": {"type": "string", "const": event.DATA_CONTENT_TYPE},
             "data": {},
         },
     }
@@ -122,21 +126,24 @@ def probe_data() -> dict[str, Any]:
 
 
 def typed(kind: str, data: dict[str, Any]) -> dict[str, Any]:
-    """The envelope of one type: its `type`, its `data`, and for an outcome the version as `subject`."""
+    """The envelope of one type, whole (generators merge no property defined twice in an `allOf`): its
+    `type`, its `data`, and for an outcome the version as `subject`."""
+    base = envelope()
     outcome = kind in event.TYPES
-    properties: dict[str, Any] = {"type": {"const": kind}, "data": data}
+    properties: dict[str, Any] = {
+        **base["properties"],
+        "type": {"type": "string", "const": kind},
+        "data": data,
+    }
     if outcome:
-        properties["subject"] = {"type": "string", "pattern": "^[1-9][0-9]*$"}
+        properties["subject"] = {"type": "string", "pattern": "^[1-9][0-9]*$", "description": "the version"}
+    else:
+        del properties["subject"]
     return {
-        "description": f"A `{kind}` delivery.",
-        "allOf": [
-            {"$ref": REF + ENVELOPE},
-            {
-                "type": "object",
-                "required": ["subject", "time"] if outcome else ["time"],
-                "properties": properties,
-            },
-        ],
+        "description": f"A `{kind}` delivery: a CloudEvent (`{ENVELOPE}`).",
+        "type": "object",
+        "required": [*base["required"], *(["subject"] if outcome else []), "time"],
+        "properties": properties,
     }
 
 

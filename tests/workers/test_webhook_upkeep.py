@@ -7,6 +7,7 @@ tests/processes/test_webhooks_live.py runs the same through the API and RQ."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -234,3 +235,32 @@ def note() -> DeliveryAttempt:
         kind="recovered",
         note="recovered in a test",
     )
+
+
+def test_the_contract_check_refuses_what_the_document_does_not_describe(
+    redis_store: EventStore, receiver: Receiver
+) -> None:
+    battle_id = new_battle(redis_store)
+    webhook = registered(redis_store, battle_id, receiver.url)
+    folded(redis_store, battle_id, applied=1)
+    deliver(deliverer(redis_store), battle_id, webhook.id)
+    (good,) = receiver.requests
+    assert contract.check(good) == "siege.outcome.applied"
+    body = json.loads(good.body)
+    broken = {
+        "no signature": Received(
+            {k: v for k, v in good.headers.items() if k != "webhook-signature"}, good.body, 204
+        ),
+        "another scheme": Received({**good.headers, "webhook-signature": "v2,abc"}, good.body, 204),
+        "another media type": Received({**good.headers, "content-type": "application/json"}, good.body, 204),
+        "no time": Received(
+            good.headers, json.dumps({k: v for k, v in body.items() if k != "time"}).encode(), 204
+        ),
+        "an unknown type": Received(good.headers, json.dumps({**body, "type": "siege.x"}).encode(), 204),
+        "no outcome": Received(good.headers, json.dumps({**body, "data": {"version": 2}}).encode(), 204),
+    }
+
+    for why, received in broken.items():
+        with pytest.raises(AssertionError):
+            contract.check(received)
+            pytest.fail(f"{why}: passed the contract")
