@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from eventstore.protocol import ATTEMPTS_KEPT
 from eventstore.records import DeliveryAttempt, Head, RequestRecord, WebhookProgress, WebhookRecord
 
+REQUESTS_KEPT = 10_000  # Idempotency-Keys held before the expired ones are swept
+
 
 @dataclass(slots=True)
 class _Kept:
@@ -168,6 +170,8 @@ class MemoryWebhooks:
     def hold_request(self, battle_id: str, key: str, fingerprint: str, lease_ms: int) -> RequestRecord | None:
         now = time.monotonic()
         with self._webhooks_lock:
+            if len(self._requests) > REQUESTS_KEPT:  # expired keys go, as Redis lets them
+                self._requests = {k: v for k, v in self._requests.items() if v[1] > now}
             held = self._requests.get((battle_id, key))
             if held is not None and held[1] > now:
                 return held[0]
