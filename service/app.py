@@ -23,6 +23,7 @@ from service.docs import assets, document, openapi_settings
 from service.endpoints import blueprints, health, viewer
 from service.hub import Hub
 from service.openapi_doc import register_commands
+from service.openapi_webhooks import register_webhooks
 from service.scheduling import Scheduler
 from service.token_cache import TokenCache
 
@@ -96,6 +97,7 @@ def create_app(
     for blueprint in blueprints():
         api.register_blueprint(blueprint)
     api.tie_options_to_rulesets()
+    register_webhooks(api.spec)
     app.register_blueprint(assets)
     app.register_blueprint(document)
     app.register_blueprint(viewer.static)
