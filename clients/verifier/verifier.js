@@ -22,7 +22,8 @@ export class BrowserVerifier {
     return this.about;
   }
 
-  // the report `siege verify --json` would print, and the milliseconds the verify took in this browser
+  // {report, json, ms}: the report `siege verify --json` would print, as canonical JSON too, and the
+  // milliseconds the verify took in this browser
   async verify(bytes, onProgress = () => {}) {
     await this.start();
     return this.call({ op: "verify", bytes }, onProgress, [bytes]);
@@ -42,7 +43,7 @@ export class BrowserVerifier {
     if (data.progress) return call.onProgress(data.progress.done, data.progress.total);
     this.calls.delete(data.id);
     if (data.error) call.reject(new Error(data.error));
-    else call.resolve(data.about || { report: data.report, ms: data.ms });
+    else call.resolve(data.about || { report: JSON.parse(data.json), json: data.json, ms: data.ms });
   }
 
   failAll(why) {

@@ -1,6 +1,7 @@
 // The in-browser verifier's worker: starts Pyodide and the zip of the service's own Python, all from the
 // origin that served this file, then runs `siege verify` on each export it is sent, telling its progress.
-// Messages in: {op: "start"} once, then {op: "verify", id, bytes}; out: {id, about | progress | report | error}.
+// Messages in: {op: "start"} once, then {op: "verify", id, bytes}; out: {id, about | progress | json | error},
+// `json` the report as canonical JSON, byte for byte what the server's verifier gives.
 
 const BASE = new URL("./", import.meta.url); // /verify/static/
 const EXPORT = "/tmp/export.jsonl"; // where a file sent is written, in the worker's own memory file system
@@ -30,8 +31,8 @@ function verify({ pyodide, entry }, id, bytes) {
   pyodide.FS.writeFile(EXPORT, new Uint8Array(bytes));
   const began = performance.now();
   try {
-    const report = entry.verify_file(EXPORT, (done, total) => postMessage({ id, progress: { done, total } }));
-    return { report: JSON.parse(report), ms: performance.now() - began };
+    const json = entry.verify_file(EXPORT, (done, total) => postMessage({ id, progress: { done, total } }));
+    return { json, ms: performance.now() - began };
   } finally {
     pyodide.FS.unlink(EXPORT);
   }

@@ -59,7 +59,7 @@ export function showReport(report, ms) {
     ["dice", dice(report)],
     ["checked by", "this browser"],
   ]);
-  $("elapsed").textContent = `Verified in this browser in ${(ms / 1000).toFixed(2)} s.`;
+  $("elapsed").textContent = `Checked in this browser in ${(ms / 1000).toFixed(2)} s.`;
 }
 
 async function check(verifier, bytes, name) {
