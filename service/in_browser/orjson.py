@@ -41,7 +41,7 @@ def loads(raw: bytes | bytearray | memoryview | str) -> Any:
     text = data.decode("utf-8")  # invalid UTF-8 is a UnicodeDecodeError, a ValueError as orjson's is
     if b"\\u" in data and _lone_surrogate(data):
         raise JSONDecodeError("a lone surrogate escape", text, 0)
-    return json.loads(text, parse_constant=_refused, parse_float=_finite)
+    return _DECODER.decode(text)
 
 
 def _lone_surrogate(data: bytes) -> bool:
@@ -68,3 +68,7 @@ def _finite(text: str) -> float:
     if math.isinf(value):
         raise JSONDecodeError("a number past a double", text, 0)
     return value
+
+
+# one decoder for every line: json.loads given hooks would build one per call
+_DECODER = json.JSONDecoder(parse_constant=_refused, parse_float=_finite)
