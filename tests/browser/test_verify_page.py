@@ -10,6 +10,7 @@ import json
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -21,7 +22,7 @@ from rules.registry import folded_versions, ruleset_names
 from service.endpoints.verify import WASM_CSP
 from service.endpoints.viewer import CSP
 from service.exporting import export_lines
-from service.in_browser import bundle
+from service.in_browser import bundle, runtime
 from tests.api.exports import TAMPERS, UNSUPPORTED, UNUSABLE, UNUSABLE_LINES, line_of, repinned
 from tests.browser.verify_page import (
     VERIFY_TIMEOUT_MS,
@@ -216,3 +217,32 @@ def test_a_10000_entry_battle_fetched_with_the_readers_token_verifies_as_siege_v
         assert [url for url in opened.log.urls if gm in url] == []
         assert opened.log.elsewhere(live_service.base_url) == []
         print(f"in-browser verify of {BIG} entries: {page.locator('#elapsed').text_content()}")
+
+
+def test_without_the_runtime_the_page_says_how_to_get_it(browser: Browser, live_service: LiveService) -> None:
+    """The status a service without the Pyodide files answers (tests/api/test_verify_page.py), served to a
+    fresh page: it says what is missing and how to get it, and loads no runtime file."""
+    missing = verify_status(live_service.base_url)
+    missing["pyodide"]["problem"] = runtime.how_to_get()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        urls: list[str] = []
+        page.on("request", lambda request: urls.append(request.url))
+        page.route("**/verify/static/verifier.json", lambda route: route.fulfill(json=missing))
+
+        page.goto(f"{live_service.base_url}/verify")
+
+        status = page.locator("#code-status")
+        expect(status).to_have_text(f"The verifier cannot start here: {runtime.how_to_get()}")
+        expect(status).to_contain_text("make install")
+        expect(page.locator("#file")).to_be_disabled()
+        assert [url for url in urls if "/pyodide/" in url] == []
+    finally:
+        context.close()
+
+
+def verify_status(base_url: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{base_url}/verify/static/verifier.json", timeout=30) as answer:
+        found: dict[str, Any] = json.loads(answer.read())
+    return found

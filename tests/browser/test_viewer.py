@@ -29,7 +29,7 @@ from tests.browser.battles import (
 )
 from tests.browser.conftest import STEP_TIMEOUT_MS
 from tests.browser.verify_page import START_TIMEOUT_MS as START_MS
-from tests.browser.verify_page import axe_violations
+from tests.browser.verify_page import axe_violations, require_verifier
 from tests.fixtures.processes import LiveService
 
 pytestmark = [
@@ -392,6 +392,7 @@ def test_axe_finds_no_serious_or_critical_violation_on_the_viewer(
 def test_verify_in_this_browser_refolds_the_export_and_the_badge_says_which_verifier_spoke(
     live_service: LiveService, east_wall: Played, desktop_en: Page
 ) -> None:
+    require_verifier(live_service.base_url)
     page = desktop_en
     log = open_viewer(page, live_service, east_wall)
     refused: list[str] = []

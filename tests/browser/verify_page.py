@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,7 +88,22 @@ class VerifyPage:
         return result
 
 
+def require_verifier(base_url: str) -> None:
+    """The zip and the runtime the service serves: a stale zip fails (the sources changed since `make
+    install`); a runtime missing fails on CI and skips elsewhere (no npm here to fetch it)."""
+    with urllib.request.urlopen(f"{base_url}/verify/static/verifier.json", timeout=30) as answer:
+        status = json.loads(answer.read())
+    stale, missing = status["bundle"]["problem"], status["pyodide"]["problem"]
+    if stale:
+        pytest.fail(stale)
+    if missing and os.environ.get("CI"):
+        pytest.fail(f"CI must test the in-browser verifier: {missing}")
+    if missing:
+        pytest.skip(missing)
+
+
 def open_verify_page(browser: Browser, base_url: str, fragment: str = "") -> Iterator[VerifyPage]:
+    require_verifier(base_url)
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
     page = context.new_page()
     page.set_default_timeout(STEP_TIMEOUT_MS)
