@@ -56,7 +56,7 @@ def problem(directory: Path) -> str | None:
         return how_to_get()
     wrong = [name for name, sha in pin.files.items() if _sha256(folder / name) != sha]
     if wrong:
-        return f"{', '.join(wrong)} in {folder} are not the files of {pin.spec} recorded in {PIN.name}"
+        return f"{', '.join(wrong)} in {FOLDER}/ are not the files of {pin.spec} recorded in {PIN.name}"
     return None
 
 
