@@ -118,9 +118,10 @@ export function logRow(entry, undone, words, ruleset, onPick) {
   const cancelledBy = undone.get(entry.version);
   const classes = ["entry", status, cancelledBy ? "undone" : ""].filter(Boolean).join(" ");
   const statusWord = words[status] || status;
+  // named by the text it shows (no aria-label): what a reader sees is what a voice command can say
   const button = html(
     "button",
-    { type: "button", class: "entry-head", "aria-label": `${words.version} ${entry.version}: ${entry.type}, ${statusWord}` },
+    { type: "button", class: "entry-head" },
     html("span", { class: "entry-version" }, `v${entry.version}`),
     " ",
     html("span", { class: "entry-type" }, entry.type),

@@ -7,6 +7,7 @@ import { drawEpic, epicCaption, gateState, sectionOrder, sectionStatus } from ".
 import { drawPathfinder, pathfinderCaption, shotsOf, squareText } from "./map-pathfinder.js";
 import { SiegeClient } from "./siege.js";
 import { html } from "./svg.js";
+import { browserVerifier, headline } from "/verify/static/verifier.js";
 
 const PAGE = 200; // events per request: the service clamps it to its own page maximum
 const SLIDER_REST_MS = 120;
@@ -30,10 +31,13 @@ function translatePage(words, language) {
   document.title = words.title;
 }
 
+const BADGES = { verified: "ok", tampered: "failed", unusable: "failed", unsupported: "unsupported" };
+
 class Viewer {
-  constructor(client, words) {
+  constructor(client, words, fetchExport) {
     this.client = client;
     this.words = words;
+    this.fetchExport = fetchExport; // the battle's export, with the token the page holds in memory
     this.entries = [];
     this.states = new Map();
     this.shown = null;
@@ -51,6 +55,8 @@ class Viewer {
     await this.show(this.head());
     $("status").textContent = "";
     this.audit();
+    $("verify-here").disabled = false;
+    $("verify-here").addEventListener("click", () => this.verifyHere());
   }
 
   async loadEvents(after) {
@@ -194,13 +200,47 @@ class Viewer {
       if (dice.verifiable) lines.push(dice.mismatches.length ? words.rollsWrong(dice.mismatches.length) : words.rollsVerified(dice.checked_rolls));
       const verdict = { ok: words.auditOk, failed: words.auditFailed, unsupported: words.auditUnsupported };
       badge.className = `badge ${audit.status}`;
+      badge.dataset.verifier = "server";
       badge.replaceChildren(
-        html("strong", {}, `${verdict[audit.status]} · v${audit.audited_upto}`),
+        html("strong", {}, `${verdict[audit.status]} · v${audit.audited_upto} · ${words.byServer}`),
         html("ul", {}, lines.map((line) => html("li", {}, line))),
       );
     } catch (error) {
       badge.className = "badge failed";
       badge.textContent = `${words.auditUnavailable}: ${error.message}`;
+    }
+  }
+
+  // the export re-folded by this browser (Pyodide running the service's own verifier): the badge says so
+  async verifyHere() {
+    const badge = $("audit");
+    const bar = $("verify-progress");
+    const words = this.words;
+    $("verify-here").disabled = true;
+    bar.value = 0;
+    bar.hidden = false;
+    badge.className = "badge checking";
+    badge.dataset.verifier = "browser";
+    badge.textContent = words.verifyingHere;
+    try {
+      const verifier = browserVerifier();
+      const about = await verifier.start();
+      const { report, ms } = await verifier.verify(await this.fetchExport(), (done, total) => (bar.value = total ? done / total : 1));
+      const dice = report.dice;
+      const lines = report.finding ? [headline(report)] : [words.chainOk, words.refolded(report.outcomes.compared, report.outcomes.pending)];
+      if (!report.finding) lines.push(!dice.verifiable ? words.seedHidden : words.rollsVerified(dice.checked_rolls));
+      lines.push(words.codeDigest(about.sha256), words.took((ms / 1000).toFixed(2)));
+      badge.className = `badge ${BADGES[report.status]}`;
+      badge.replaceChildren(
+        html("strong", {}, `${words.browserVerdict[report.status]} · v${report.head_version} · ${words.byBrowser}`),
+        html("ul", {}, lines.map((line) => html("li", {}, line))),
+      );
+    } catch (error) {
+      badge.className = "badge failed";
+      badge.textContent = `${words.verifyUnavailable}: ${error.message}`;
+    } finally {
+      bar.hidden = true;
+      $("verify-here").disabled = false;
     }
   }
 
@@ -263,8 +303,13 @@ async function main() {
     return;
   }
   const client = new SiegeClient({ baseUrl: location.origin, battleId, token, language });
+  const fetchExport = async () => {
+    const answer = await fetch(`/battles/${encodeURIComponent(battleId)}/export`, { headers: { Authorization: `Bearer ${token}` } });
+    if (!answer.ok) throw new Error(`${answer.status} ${answer.statusText}`);
+    return answer.arrayBuffer();
+  };
   try {
-    await new Viewer(client, words).start();
+    await new Viewer(client, words, fetchExport).start();
   } catch (error) {
     $("status").textContent = words.loadFailed(error.message);
   }
