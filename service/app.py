@@ -24,6 +24,7 @@ from service.endpoints import blueprints, health, verify, viewer
 from service.hub import Hub
 from service.openapi_doc import register_commands
 from service.openapi_webhooks import register_webhooks
+from service.reveals import Reveals
 from service.scheduling import Scheduler
 from service.token_cache import TokenCache
 
@@ -77,6 +78,7 @@ def create_app(
         battles=BattleCache(store, config.battle_cache_size),
         scheduler=Scheduler(store, queue_redis),
         tokens=TokenCache(config.battle_cache_size),
+        reveals=Reveals(config.battle_cache_size),
         waiters=threading.BoundedSemaphore(config.max_waiters),
         hub=Hub(
             store,

@@ -112,9 +112,12 @@ export function undoneBy(entries) {
   return undone;
 }
 
+// an entry the service shows hidden to this token (a hidden order, until the reveal): no data, no result
+export const isHidden = (entry) => entry.hidden === true || entry.outcome?.hidden === true;
+
 export function logRow(entry, undone, words, ruleset, onPick) {
   const outcome = entry.outcome;
-  const status = outcome ? outcome.status : "pending";
+  const status = isHidden(entry) ? "hidden" : outcome ? outcome.status : "pending";
   const cancelledBy = undone.get(entry.version);
   const classes = ["entry", status, cancelledBy ? "undone" : ""].filter(Boolean).join(" ");
   const statusWord = words[status] || status;

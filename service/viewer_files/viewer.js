@@ -2,7 +2,7 @@
 // audit, and shows the map at the version the timeline points to; live mode follows new outcomes.
 
 import { labels, pickLanguage } from "./i18n.js";
-import { logRow, undoneBy } from "./log.js";
+import { isHidden, logRow, undoneBy } from "./log.js";
 import { drawEpic, epicCaption, gateState, sectionOrder, sectionStatus } from "./map-epic.js";
 import { drawPathfinder, pathfinderCaption, shotsOf, squareText } from "./map-pathfinder.js";
 import { SiegeClient } from "./siege.js";
@@ -262,6 +262,19 @@ class Viewer {
     });
   }
 
+  // after a reveal the entries that were shown hidden are served whole: read them again
+  async revealed() {
+    this.states.clear(); // states read before showed the others' orders as hidden
+    for (const [i, e] of this.entries.entries()) {
+      if (!isHidden(e)) continue;
+      try {
+        this.entries[i] = await this.client.event(e.version);
+      } catch (error) {
+        $("live-status").textContent = error.message;
+      }
+    }
+  }
+
   stopped(why) {
     this.subscription = null;
     $("live").checked = false;
@@ -284,13 +297,18 @@ class Viewer {
       return;
     }
     if (this.entries.some((e) => e.version === entry.version)) return;
-    this.entries.push({ ...entry, outcome });
+    this.entries.push({ ...entry, outcome: entry.outcome || outcome });
     this.entries.sort((a, b) => a.version - b.version);
+    if (revealing(outcome)) await this.revealed();
     $("version").max = String(this.head());
     this.renderLog();
     await this.show(following ? this.head() : this.wanted);
   }
 }
+
+// an outcome that reveals hidden orders: epic's advance_phase out of the orders phase, or a conclude
+const revealing = (outcome) =>
+  outcome.status === "applied" && (outcome.type === "conclude" || (outcome.type === "advance_phase" && outcome.result?.revealed_orders));
 
 async function main() {
   const language = pickLanguage(navigator.languages?.length ? navigator.languages : [navigator.language]);

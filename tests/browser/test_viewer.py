@@ -300,21 +300,29 @@ def test_live_mode_shows_new_outcomes_as_they_land(
     expect(page.locator("#live-status")).to_have_text("Live: following the battle")  # the stream is open
 
     ordered = send_waiting(live_service, played.battle_id, played.gm_token, EAST_WALL[4])
-    expect(page.locator(f'#log li[data-version="{ordered["version"]}"]')).to_have_count(1)
+    order = page.locator(f'#log li[data-version="{ordered["version"]}"]')
+    expect(order).to_have_count(1)
     version_shown(page, ordered["version"], ordered["version"])
+    # an order is hidden from the observer until it is revealed (EP-ORDER-05): nothing of it on the page
+    expect(order).to_have_class("entry hidden")
+    expect(order.locator(".entry-status")).to_have_text("hidden until the orders are revealed")
+    expect(order.locator(".summary")).to_have_text("An order was given, hidden until the orders are revealed")
+    assert "Charge" not in page.locator("body").inner_text()
     undo = send_waiting(live_service, played.battle_id, played.gm_token, {"type": "undo"})
 
     # the undone entry stays in the log, marked with the undo that cancelled it
     version_shown(page, undo["version"], undo["version"])
-    cancelled = page.locator(f'#log li[data-version="{ordered["version"]}"]')
-    expect(cancelled).to_have_class("entry applied undone")
-    expect(cancelled.locator(".entry-undone")).to_have_text(f" · undone by v{undo['version']}")
+    expect(order).to_have_class("entry hidden undone")
+    expect(order.locator(".entry-undone")).to_have_text(f" · undone by v{undo['version']}")
     concluded = send_waiting(live_service, played.battle_id, played.gm_token, {"type": "conclude"})
 
     # the stream's end: live mode stops by itself and the audit, checked again, finds the seed revealed
     version_shown(page, concluded["version"], concluded["version"])
     expect(page.locator("#live-status")).to_have_text("The battle is concluded.")
     expect(page.get_by_label("Follow live")).not_to_be_checked()
+    # the conclusion revealed the order: the viewer read it again, whole
+    expect(order).to_have_class("entry applied undone")
+    expect(order.locator(".summary")).to_have_text("csm takes the order Charge")
     expect(page.locator("#audit")).to_contain_text("seed revealed and matches its commitment")
     page.screenshot(path=artifacts / "viewer-live-1280x800.png")
     assert_token_kept_out(page, log, played, live_service.base_url)
