@@ -10,6 +10,7 @@ from typing import Any, cast
 
 import redis
 from flask import Blueprint, Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from eventstore.protocol import EventStore
 from service import auth, budgets, cors, limits, logs, problems, routing
@@ -19,9 +20,11 @@ from service.bodies import CappedRequest
 from service.config import ServiceConfig
 from service.deps import EXTENSION, Services
 from service.docs import assets, document, openapi_settings
-from service.endpoints import blueprints, health, viewer
+from service.endpoints import blueprints, health, verify, viewer
 from service.hub import Hub
 from service.openapi_doc import register_commands
+from service.openapi_webhooks import register_webhooks
+from service.reveals import Reveals
 from service.scheduling import Scheduler
 from service.token_cache import TokenCache
 
@@ -75,6 +78,7 @@ def create_app(
         battles=BattleCache(store, config.battle_cache_size),
         scheduler=Scheduler(store, queue_redis),
         tokens=TokenCache(config.battle_cache_size),
+        reveals=Reveals(config.battle_cache_size),
         waiters=threading.BoundedSemaphore(config.max_waiters),
         hub=Hub(
             store,
@@ -83,6 +87,8 @@ def create_app(
             per_token=config.max_streams_per_token,
         ),
     )
+    if config.behind_front:  # the front's X-Forwarded-For is the client: limits and logs key on it
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]
     logs.install(app)  # first: the request id is set before any other hook can log
     problems.install(app)
     auth.install(app)  # before the limiter: a request is counted against the token it authenticated
@@ -93,13 +99,23 @@ def create_app(
     register_commands(api.spec)
     for blueprint in blueprints():
         api.register_blueprint(blueprint)
+    api.tie_options_to_rulesets()
+    register_webhooks(api.spec)
     app.register_blueprint(assets)
     app.register_blueprint(document)
     app.register_blueprint(viewer.static)
+    app.register_blueprint(verify.static)
     cors.install(app, config)  # once every route is there: its preflight lists their methods
     budgets.install(app, config)  # a battle token's budget, counted in its battle's keys
     limits.install(
-        app, config, health.blp, assets, document, viewer.static, cast(Blueprint, app.blueprints[API_DOCS])
+        app,
+        config,
+        health.blp,
+        assets,
+        document,
+        viewer.static,
+        verify.static,
+        cast(Blueprint, app.blueprints[API_DOCS]),
     )
     return app
 
