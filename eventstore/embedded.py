@@ -31,6 +31,8 @@ PASSWORD_BYTES = 32
 # URL-safe: it goes into REDIS_URL unescaped, and into the server's config unquoted
 PASSWORD_TEXT = re.compile(r"[A-Za-z0-9_-]{16,256}")
 OWNER_ONLY_FILE, OWNER_ONLY_DIR = 0o600, 0o700
+OWNER_ONLY_UMASK = 0o077  # what the server writes (its AOF holds the same secrets) no one else reads
+AOF_DIR = "appendonlydir"  # the server's `appenddirname`
 
 
 class EmbeddedServerError(RuntimeError):
@@ -40,10 +42,10 @@ class EmbeddedServerError(RuntimeError):
 def store_password(data_dir: str | os.PathLike[str]) -> str:
     """The data directory's store password, made on first use (random, URL-safe) and the same ever after:
     the server holds the dice seeds and webhook secrets, which no other local user's process may read. The
-    directory (with the AOF) and the file are the owner's alone, tightened if they were not."""
+    file is the owner's alone (0600), tightened if it was not; the directory keeps its mode (the front's
+    nginx workers, another user under root, use a folder of it), the server's own files are owner-only."""
     directory = Path(data_dir)
-    directory.mkdir(mode=OWNER_ONLY_DIR, parents=True, exist_ok=True)
-    _owner_only(directory, OWNER_ONLY_DIR)
+    directory.mkdir(parents=True, exist_ok=True)
     path = directory / PASSWORD_FILE
     if not path.exists():
         _write_once(path, secrets.token_urlsafe(PASSWORD_BYTES))
@@ -122,6 +124,12 @@ def _bindable(port: int) -> bool:
     return True
 
 
+def _owner_only_server() -> None:
+    """In the server's process before it starts: it writes owner-only files, and dies with its parent."""
+    os.umask(OWNER_ONLY_UMASK)
+    _die_with_parent()
+
+
 def _die_with_parent() -> None:
     # PR_SET_PDEATHSIG: a killed test run or launcher must not leave an orphan server holding the port.
     with contextlib.suppress(OSError, AttributeError):
@@ -167,6 +175,8 @@ class EmbeddedServer:
 
     def start(self) -> EmbeddedServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        if (self.data_dir / AOF_DIR).is_dir():  # made by an older start, readable by others then
+            _owner_only(self.data_dir / AOF_DIR, OWNER_ONLY_DIR)
         attempts = 1 if self._fixed_port else 3  # a probed free port can be taken before the server binds it
         for _attempt in range(attempts):
             if not self._fixed_port:
@@ -179,7 +189,7 @@ class EmbeddedServer:
     def _spawn(self) -> subprocess.Popen[bytes]:
         # what the server writes before its logfile applies goes to stderr: stdout is for the URL (main)
         stdin = subprocess.DEVNULL if self.password is None else subprocess.PIPE
-        process = subprocess.Popen(self._command(), stdin=stdin, stdout=STDERR, preexec_fn=_die_with_parent)
+        process = subprocess.Popen(self._command(), stdin=stdin, stdout=STDERR, preexec_fn=_owner_only_server)
         if process.stdin is not None:
             with process.stdin:  # `-`: the server reads this config from stdin until it closes
                 process.stdin.write(f"requirepass {self.password}\n".encode("ascii"))

@@ -118,19 +118,28 @@ def test_the_store_password_is_made_once_owner_only_and_reused(tmp_path: Path) -
     assert first == again == kept.read_text().strip()
     assert len(first) >= 40 and re.fullmatch(r"[A-Za-z0-9_-]+", first)  # URL-safe: no escaping in REDIS_URL
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600
-    assert stat.S_IMODE(data_dir.stat().st_mode) == 0o700  # the AOF beside it holds the seeds too
     assert store_password(tmp_path / "other") != first
     assert [p.name for p in data_dir.iterdir()] == [PASSWORD_FILE]  # no draft left behind
 
 
-def test_a_password_file_or_data_dir_others_could_read_is_tightened(tmp_path: Path) -> None:
+def test_a_password_file_others_could_read_is_tightened(tmp_path: Path) -> None:
     password = store_password(tmp_path)
     (tmp_path / PASSWORD_FILE).chmod(0o644)
-    tmp_path.chmod(0o755)
 
     assert store_password(tmp_path) == password
     assert stat.S_IMODE((tmp_path / PASSWORD_FILE).stat().st_mode) == 0o600
-    assert stat.S_IMODE(tmp_path.stat().st_mode) == 0o700
+
+
+def test_the_servers_own_files_are_owner_only_an_older_aof_directory_tightened(tmp_path: Path) -> None:
+    """The AOF holds the seeds and secrets the password guards: no other user may read it instead."""
+    (tmp_path / "appendonlydir").mkdir(mode=0o755)  # as an older server left it
+    with EmbeddedServer(tmp_path) as server:
+        client = connect(server.url)
+        client.set("k", "v")
+        client.close()
+        aof = tmp_path / "appendonlydir"
+        assert stat.S_IMODE(aof.stat().st_mode) == 0o700
+        assert {stat.S_IMODE(p.stat().st_mode) for p in aof.iterdir()} == {0o600}
 
 
 @pytest.mark.parametrize("kept", ["", "short", 'has spaces in it, and quotes"', "é" * 20])

@@ -82,7 +82,7 @@ def test_make_run_guards_its_store_with_a_password_kept_owner_only_reused_and_ne
         password = kept.read_text().strip()
         port = _store_port(run.log_path)
         assert stat.S_IMODE(kept.stat().st_mode) == 0o600
-        assert stat.S_IMODE(kept.parent.stat().st_mode) == 0o700
+        assert stat.S_IMODE((kept.parent / "appendonlydir").stat().st_mode) == 0o700  # the AOF holds the same
         assert _ping_without_password(port).startswith(b"-NOAUTH")
         url = f"redis://:{password}@127.0.0.1:{port}/0"
         workers = run.pids("workers.worker")
