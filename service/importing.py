@@ -1,5 +1,6 @@
 """`POST /battles/import`: spool the body to a temporary file as it streams in, verify it there with the
-offline verifier, and only then recreate the battle under a new id. Memory stays flat however long it is.
+offline verifier, hold every entry to the API's own input checks (service/importable.py), and only then
+recreate the battle under a new id. Memory stays flat however long it is.
 
 Each pass over the file opens it afresh: the verifier's passes overlap (an undo folds the file again up to
 an earlier version while the main pass is mid-file), so passes sharing one file object would share its
@@ -16,6 +17,7 @@ from eventstore.records import StoredEntry
 from service.creation import Created, with_fresh_id
 from service.deps import Services
 from service.export_format import MAX_LINE_BYTES, read_line
+from service.importable import refusal
 from service.problems import Problem
 from service.tokens import GM, mint
 from service.verifying import Finding, Report, verify
@@ -32,7 +34,7 @@ def import_export(deps: Services, body: IO[bytes]) -> Created:
         spool = Path(folder) / SPOOL_NAME
         with spool.open("wb") as out:
             _spool(body, out)
-        report = verify(lambda: _lines(spool))
+        report = verify(lambda: _lines(spool), admit=refusal)  # and only input the API would take
         if report.status == "unsupported":
             raise unsupported_rules(report)
         if report.finding is not None:
