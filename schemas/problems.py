@@ -34,7 +34,11 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "unsupported-media-type": (415, "the body must be application/json"),
     "validation": (422, "the body or parameters do not fit the schema; `errors` names the fields"),
     "idempotency-key-reused": (422, "this Idempotency-Key was used with another body (`version`)"),
-    "import-invalid": (422, "the export does not verify: `version`, `kind`, `reason` and `line` say where"),
+    "import-invalid": (
+        422,
+        "the export does not verify, or an entry holds input the API refuses (`kind` `refused`): `version`, "
+        "`kind`, `reason` and `line` say where",
+    ),
     "import-not-concluded": (422, "the export is of a battle not concluded yet: it cannot carry the seed"),
     "unsupported-rules": (
         409,
