@@ -4,7 +4,8 @@ an import can bring in nothing `POST /battles` and the command endpoint refuse (
 Each check is the API's own: version 1's name, ruleset, client seed and options go through the schema of
 `POST /battles`, every command's type, fields and dice through the command endpoint's loader, every key
 through the `Idempotency-Key` header's check; the actor is one `Principal.actor` writes and `recorded_at`
-the clock's form. Run by the verifier between its passes (`verify(..., admit=refusal)`), after the chain
+the clock's form; each body, as a client would send it, is JSON the API reads (`parse_json`) within its
+body cap. Run by the verifier between its passes (`verify(..., admit=refusal)`), after the chain
 held and before any entry is folded: the rules never see an input the API would refuse."""
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from service import idempotency
 from service.auth import is_actor
 from service.clock import iso, now, parse_iso
 from service.export_format import read_line
+from service.httpio import parse_json
 from service.verifying import Finding, Lines
 
 REFUSED: Final = "refused"  # the finding's kind
@@ -44,15 +46,16 @@ _create = BattleCreateSchema()
 Fault = tuple[str, str]  # a reason code and what it refuses
 
 
-def refusal(lines: Lines, ruleset: str) -> Finding | None:
-    """The first entry the API would not have taken as it stands, or None. The verifier's first pass read
-    every line already: line n holds version n."""
+def refusal(lines: Lines, ruleset: str, *, max_body_bytes: int) -> Finding | None:
+    """The first entry the API would not have taken as it stands, or None; `max_body_bytes` is the API's
+    body cap (SIEGE_MAX_BODY_BYTES). The verifier's first pass read every line already: line n holds
+    version n."""
     horizon, latest = now() + CLOCK_SKEW, None
     for number, raw in enumerate(lines(), 1):
         entry = read_line(raw, number, number, checked=True).entry
         moment = _moment(entry.recorded_at)
         fault = (
-            _body_fault(entry, ruleset)
+            _body_fault(entry, ruleset, max_body_bytes)
             or _actor_fault(entry.actor, ruleset)
             or _key_fault(entry)
             or _time_fault(entry.recorded_at, moment, latest, horizon)
@@ -65,25 +68,36 @@ def refusal(lines: Lines, ruleset: str) -> Finding | None:
     return None
 
 
-def _body_fault(entry: StoredEntry, ruleset: str) -> Fault | None:
+def _body_fault(entry: StoredEntry, ruleset: str, cap: int) -> Fault | None:
     if entry.version == 1:  # battle_created: the first pass made sure of it
         if entry.dice:
             return BATTLE, "a creation carries no dice"
         body = {name: value for name, value in entry.data.items() if name not in SERVICE_WRITTEN}
-        return _loads(BATTLE, lambda: _create.load(body))
+        return _as_sent(BATTLE, body, cap) or _loads(BATTLE, lambda: _create.load(body))
     clash = sorted({"type", "dice"} & entry.data.keys())
     if clash:  # the loader keeps these apart from the command's fields: no command of the API has them
         return COMMAND, f"its data holds {', '.join(clash)}, which no command's fields are"
     body = {**entry.data, "type": entry.type, "dice": entry.dice}
-    return _loads(COMMAND, lambda: load_command(ruleset, body))
+    return _as_sent(COMMAND, body, cap) or _loads(COMMAND, lambda: load_command(ruleset, body))
+
+
+def _as_sent(code: str, body: dict[str, object], cap: int) -> Fault | None:
+    """The body as a client would have sent it at its most compact: JSON the API reads, within its cap."""
+    try:
+        parse_json(json.dumps(body, separators=(",", ":")).encode())  # unsafe integers, depth, surrogates
+        size = len(json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode())
+    except (ValueError, RecursionError) as error:
+        return code, _bounded(f"not a JSON body the API reads: {error}")
+    if size > cap:
+        return code, f"{size} bytes of JSON at the most compact, over the API's body cap of {cap}"
+    return None
 
 
 def _loads(code: str, load: Callable[[], object]) -> Fault | None:
     try:
         load()
     except ValidationError as error:
-        said = json.dumps(error.messages, sort_keys=True, default=str)  # ASCII: no control or bidi text
-        return code, said if len(said) <= SHOWN else said[:SHOWN] + "…"
+        return code, _bounded(json.dumps(error.messages, sort_keys=True, default=str))
     return None
 
 
@@ -124,7 +138,12 @@ def _moment(text: str) -> datetime | None:
 
 
 def _quoted(text: str) -> str:
-    said = json.dumps(text)
+    return _bounded(json.dumps(text))
+
+
+def _bounded(said: str) -> str:
+    """At most SHOWN characters of it. What the file holds comes through `json.dumps` first, in ASCII: no
+    control or bidirectional text of the file reaches the answer."""
     return said if len(said) <= SHOWN else said[:SHOWN] + "…"
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import IO
 
@@ -29,12 +30,14 @@ NOT_CONCLUDED = "import-not-concluded"
 
 def import_export(deps: Services, body: IO[bytes]) -> Created:
     """A new battle recreated from a verified export, with its log, its revealed seed and a GM token;
-    a 422 naming the first bad version when the export does not verify, and nothing created."""
+    a 422 naming the first bad version when the export does not verify or holds input the API refuses,
+    and nothing created."""
     with tempfile.TemporaryDirectory(prefix="siege-import-") as folder:
         spool = Path(folder) / SPOOL_NAME
         with spool.open("wb") as out:
             _spool(body, out)
-        report = verify(lambda: _lines(spool), admit=refusal)  # and only input the API would take
+        admit = partial(refusal, max_body_bytes=deps.config.max_body_bytes)  # input the API takes, only
+        report = verify(lambda: _lines(spool), admit)
         if report.status == "unsupported":
             raise unsupported_rules(report)
         if report.finding is not None:

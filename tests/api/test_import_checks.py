@@ -30,6 +30,7 @@ Entries = list[dict[str, Any]]  # each line's log entry, as the file carries it
 # 5 an order, 6 to 9 phases and the climb, 10 the assault, 11 conclude
 WALL, STAND, ORDER, LAST = 2, 3, 5, 11
 TOKEN_ID = "tok_0123456789abcdef"
+NEIGHBOURS = [f"W{n}" for n in range(3000)]  # ids the schema takes, in a body over the test app's 16 KiB
 
 
 def forged(client: FlaskClient, store: EventStore, lines: Lines, edit: Callable[[Entries], None]) -> Lines:
@@ -90,6 +91,10 @@ def in_the_future(entries: Entries) -> None:
     entries[-1]["recorded_at"] = _iso(datetime.now(UTC) + timedelta(hours=1))
 
 
+def nested(depth: int) -> Any:
+    return [nested(depth - 1)] if depth else []
+
+
 def _iso(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -109,6 +114,9 @@ HOSTILE: dict[str, tuple[Callable[[Entries], None], int, str]] = {
     "a_command_type_the_ruleset_lacks": (at(ORDER, type="summon_titan"), ORDER, "command_refused"),
     "a_creation_in_the_middle": (at(ORDER, type="battle_created"), ORDER, "command_refused"),
     "a_die_the_api_refuses": (at(ORDER, dice={"slot": [0]}), ORDER, "command_refused"),
+    "an_integer_no_json_client_reads_back": (at(ORDER, dice={"attacker": [2**60]}), ORDER, "command_refused"),
+    "a_body_nested_deeper_than_the_api_reads": (in_data(WALL, deep=nested(40)), WALL, "command_refused"),
+    "a_command_over_the_body_cap": (in_data(WALL, adjacent=NEIGHBOURS), WALL, "command_refused"),
     "a_100000_character_key": (at(STAND, idempotency_key="k" * 100_000), STAND, "idempotency_key_refused"),
     "a_key_with_crlf": (at(STAND, idempotency_key="k\r\nX-Evil: 1"), STAND, "idempotency_key_refused"),
     "a_key_on_the_creation": (at(1, idempotency_key="k-1"), 1, "idempotency_key_refused"),
@@ -121,6 +129,15 @@ HOSTILE: dict[str, tuple[Callable[[Entries], None], int, str]] = {
     "a_time_going_backwards": (shifted(ORDER, -timedelta(minutes=6)), ORDER, "recorded_at_backwards"),
     "a_time_in_the_future": (in_the_future, LAST, "recorded_at_future"),
 }  # fmt: skip
+
+
+# what the refusal says where the reason code alone does not tell the check apart
+SAYS = {
+    "an_integer_no_json_client_reads_back": "is beyond ±(2^53 - 1)",
+    "a_body_nested_deeper_than_the_api_reads": "nested deeper than 32 levels",
+    "a_command_over_the_body_cap": "over the API's body cap of 16384",
+    "a_5000_character_id": "Length must be between 1 and 128.",
+}
 
 
 def battle_count(store: EventStore) -> int:
@@ -142,6 +159,7 @@ def test_a_self_consistent_file_the_api_would_refuse_is_refused_naming_its_line(
     assert (problem["version"], problem["line"]) == (version, version), problem
     assert problem["detail"].startswith(f"version {version}: refused: {reason} ("), problem
     assert len(problem["detail"]) < 1000  # it quotes no 300,000 characters back
+    assert SAYS.get(case, "") in problem["detail"], problem
     assert battle_count(redis_store) == before
 
 
