@@ -40,9 +40,11 @@ $(INSTALLED): pyproject.toml constraints.txt
 $(TEST_TOOLS): $(INSTALLED)
 	@test -x $(GENERATOR_VENV)/bin/python || $(PY) -m venv $(GENERATOR_VENV)
 	$(GENERATOR_VENV)/bin/python -m pip install --quiet '$(GENERATOR_SPEC)'
-	@# Chromium for tests/browser, where root can apt-get it (as in CI); elsewhere those tests skip and say why
-	@command -v chromium >/dev/null || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null || \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@# Chromium for tests/browser and nginx for the exposed deployment's front (tests/faults), where root can
+	@# apt-get them (as in CI); elsewhere those tests skip and say why
+	@{ command -v chromium && { command -v nginx || test -x /usr/sbin/nginx; }; } >/dev/null || \
+		[ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx-light >/dev/null; }
 	@touch $@
 
 install: $(INSTALLED) $(TEST_TOOLS) $(CATALOGS) $(TSC) ## create .venv and install the project with its dev tools; compile the catalogs

@@ -11,7 +11,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from launcher import commands
+from launcher import commands, front
 from launcher.probes import answers_200, free_port, pings, wait_until
 from launcher.settings import Settings
 from launcher.stack import Stack, child_env, say
@@ -53,13 +53,31 @@ def run(settings: Settings, stack: Stack, stop: threading.Event) -> int:
         stack.start(f"worker-{n + 1}", commands.worker(queue_url), env)
     stack.start("webhooks", commands.webhook_worker(queue_url), env)
     stack.start("reconciler", commands.reconciler(), env)
-    stack.start("api", commands.api(settings.bind), env)
+    start_api(settings, stack, env)
     base = settings.base_url
     if not wait_until(lambda: answers_200(f"{base}/readyz"), stack, stop):
         return 1
     key = f"{settings.api_key} (generated)" if settings.api_key_generated else "from SIEGE_API_KEY"
     print(f"siege ready at {base}  docs {base}/docs  api key {key}", flush=True)
     return watch(Supervisor(stack, settings.restart), stop)
+
+
+def start_api(settings: Settings, stack: Stack, env: dict[str, str]) -> None:
+    """gunicorn on HOST:PORT; exposed, gunicorn on a loopback port of its own behind nginx on HOST:PORT,
+    which trusts the address nginx forwards (SIEGE_BEHIND_FRONT)."""
+    if not settings.front:
+        if front.exposed(settings.host):
+            say(
+                f"warning: gunicorn itself is exposed at {settings.bind} (SIEGE_FRONT=off): "
+                "slow clients can take its threads"
+            )
+        stack.start("api", commands.api(settings.bind), env)
+        return
+    upstream = f"127.0.0.1:{free_port()}"
+    conf = front.configure(Path(settings.store.data_dir) / "front", settings.bind, upstream)
+    stack.start("api", commands.api(upstream), {**env, "SIEGE_BEHIND_FRONT": "1"})
+    stack.start("front", front.command(conf), os.environ)
+    say(f"front (nginx) at {settings.bind}, gunicorn behind it at {upstream}")
 
 
 def watch(supervisor: Supervisor, stop: threading.Event) -> int:

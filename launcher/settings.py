@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from eventstore.config import StoreConfig
+from launcher import front
 from launcher.supervise import RestartPolicy
 
 WILDCARDS = ("0.0.0.0", "", "::")  # binds to every interface, none of which names the service
@@ -22,6 +23,7 @@ class Settings:
     api_key_generated: bool
     workers: int
     restart: RestartPolicy
+    front: bool  # nginx before gunicorn (launcher/front.py): SIEGE_FRONT, on by default when exposed
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
@@ -34,6 +36,7 @@ class Settings:
             api_key_generated=not api_key,
             workers=int(env.get("SIEGE_WORKERS", "2")),
             restart=RestartPolicy.from_env(env),
+            front=_front(env),
         )
 
     @property
@@ -51,3 +54,11 @@ class Settings:
         # a wildcard bind is reached on loopback from this machine
         host = "127.0.0.1" if self.host in ("0.0.0.0", "") else "[::1]" if self.host == "::" else self.host
         return f"http://{host}:{self.port}"
+
+
+def _front(env: Mapping[str, str]) -> bool:
+    """Wanted, and then its binary found at start, or a ValueError that says how to get it."""
+    wanted = front.wanted(env.get("SIEGE_FRONT", "auto"), env.get("HOST", "127.0.0.1"))
+    if wanted:
+        front.binary()
+    return wanted

@@ -28,12 +28,27 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "webhook-not-found": (404, "the battle has no such webhook"),
     "method-not-allowed": (405, "the path does not take this method; `Allow` lists those it takes"),
     "idempotency-key-in-flight": (409, "the first request with this Idempotency-Key is still being answered"),
-    "contention": (409, "other commands kept landing first; nothing was appended, send it again"),
+    "contention": (
+        409,
+        "other commands (or rolls of the webhook's secret) kept landing first; nothing was done, send it "
+        "again",
+    ),
+    "webhook-secret-overlap": (
+        409,
+        "the secret before the webhook's last roll still signs (until `previous_secret_expires_at`): roll "
+        "again after it, or with `overlap_s` 0",
+    ),
+    "webhook-active": (409, "the webhook is active: nothing to recover without a `from_version`"),
+    "outcome-pending": (409, "the version's outcome is not decided yet; retry after `Retry-After`"),
     "stale-version": (412, "If-Match does not name the head; `current_version` does"),
     "body-too-large": (413, "the body is over the limit (`max_bytes`), or chunked"),
     "unsupported-media-type": (415, "the body must be application/json"),
     "validation": (422, "the body or parameters do not fit the schema; `errors` names the fields"),
-    "idempotency-key-reused": (422, "this Idempotency-Key was used with another body (`version`)"),
+    "idempotency-key-reused": (
+        422,
+        "this Idempotency-Key was used with another body (a command's: `version`) or, for a webhook "
+        "operation, on another path",
+    ),
     "import-invalid": (
         422,
         "the export does not verify, or an entry holds input the API refuses (`kind` `refused`): `version`, "
@@ -103,6 +118,9 @@ class ProblemSchema(Schema):
     supported = fields.List(
         fields.String(),
         metadata={"description": "import-unsupported-rules: the ruleset's versions this release folds"},
+    )
+    previous_secret_expires_at = fields.String(
+        metadata={"description": "webhook-secret-overlap: until when the secret before the last roll signs"}
     )
     max_bytes = fields.Integer(
         metadata={"description": "body-too-large: the largest body accepted, in bytes"}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import http
-from typing import Any
+from typing import Any, cast
 
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
@@ -11,7 +11,6 @@ from marshmallow import fields
 
 from rules.describe import dice_schema
 from rules.registry import get_ruleset
-from schemas.battles import RulesetOptions
 from schemas.dice import Dice
 from schemas.problems import ProblemSchema, problem_types_schema
 from schemas.registry import ruleset_schemas, schema_rulesets
@@ -78,8 +77,24 @@ class SiegeApi(Api):  # type: ignore[misc]
             },
         )
 
+    def tie_options_to_rulesets(self) -> None:
+        """Call once the blueprints are in: `POST /battles`'s `options` are the named ruleset's options, as
+        the server checks them, not either ruleset's (JSON Schema 2020-12 if/then, which OpenAPI 3.1 has)."""
+        body = self.spec.components.schemas["BattleCreate"]
+        body["allOf"] = [
+            {
+                "if": {"properties": {"ruleset": {"const": name}}, "required": ["ruleset"]},
+                "then": {"properties": {"options": self.resolve_options(name)}},
+            }
+            for name in schema_rulesets()
+        ]
+
+    def resolve_options(self, ruleset: str) -> dict[str, Any]:
+        resolved = self.ma_plugin.converter.resolve_nested_schema(ruleset_schemas(ruleset).options)
+        return cast(dict[str, Any], resolved)
+
     def document_fields(self) -> None:
-        for function in (tagged_union2properties, dice2properties, options2properties):
+        for function in (tagged_union2properties, dice2properties):
             self.ma_plugin.converter.add_attribute_function(function)
 
 
@@ -96,11 +111,3 @@ def dice2properties(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[
         return {}
     described = dice_schema(get_ruleset(field.ruleset))
     return {**described, "description": "client-rolled dice by slot: one value or a list, consumed in order"}
-
-
-def options2properties(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
-    if not isinstance(field, RulesetOptions):
-        return {}
-    return {
-        "anyOf": [self.resolve_nested_schema(ruleset_schemas(name).options) for name in schema_rulesets()]
-    }

@@ -10,6 +10,7 @@ from typing import Any, cast
 
 import redis
 from flask import Blueprint, Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from eventstore.protocol import EventStore
 from service import auth, budgets, cors, limits, logs, problems
@@ -22,6 +23,7 @@ from service.docs import assets, document, openapi_settings
 from service.endpoints import blueprints, health, viewer
 from service.hub import Hub
 from service.openapi_doc import register_commands
+from service.openapi_webhooks import register_webhooks
 from service.scheduling import Scheduler
 from service.token_cache import TokenCache
 
@@ -83,6 +85,8 @@ def create_app(
             per_token=config.max_streams_per_token,
         ),
     )
+    if config.behind_front:  # the front's X-Forwarded-For is the client: limits and logs key on it
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]
     logs.install(app)  # first: the request id is set before any other hook can log
     problems.install(app)
     auth.install(app)  # before the limiter: a request is counted against the token it authenticated
@@ -92,6 +96,8 @@ def create_app(
     register_commands(api.spec)
     for blueprint in blueprints():
         api.register_blueprint(blueprint)
+    api.tie_options_to_rulesets()
+    register_webhooks(api.spec)
     app.register_blueprint(assets)
     app.register_blueprint(document)
     app.register_blueprint(viewer.static)

@@ -23,6 +23,7 @@ MAX_TICKET_TTL_S = 60  # a stream ticket is a secret in a URL: it must not live 
 class ServiceConfig:
     store: StoreConfig = field(default_factory=StoreConfig)  # REDIS_URL, QUEUE_REDIS_URL
     api_key: str | None = None  # SIEGE_API_KEY: the service key that may create battles; None: anyone may
+    behind_front: bool = False  # SIEGE_BEHIND_FRONT=1: the client's address is the one the front forwards
     max_body_bytes: int = 64 * 1024  # SIEGE_MAX_BODY_BYTES
     import_max_bytes: int = 256 * 1024 * 1024  # SIEGE_IMPORT_MAX_BYTES: `POST /battles/import` bodies
     max_wait_s: float = 10.0  # SIEGE_MAX_WAIT_S: cap on `Prefer: wait=N`
@@ -74,6 +75,7 @@ class ServiceConfig:
         return cls(
             store=StoreConfig.from_env(env),
             api_key=env.get("SIEGE_API_KEY") or None,
+            behind_front=_behind_front(env.get("SIEGE_BEHIND_FRONT") or "0"),
             max_body_bytes=_read(env, "SIEGE_MAX_BODY_BYTES", int, base.max_body_bytes, minimum=1),
             import_max_bytes=_read(env, "SIEGE_IMPORT_MAX_BYTES", int, base.import_max_bytes, minimum=1),
             max_wait_s=_read(env, "SIEGE_MAX_WAIT_S", float, base.max_wait_s, minimum=0),
@@ -124,6 +126,14 @@ def _rate_limit(value: str, name: str = "SIEGE_RATE_LIMIT") -> str:
         except ValueError:
             raise ValueError(f"{name} must read like `1200 per minute` or `off`, got {value!r}") from None
     return value
+
+
+def _behind_front(value: str) -> bool:
+    if value.strip() not in ("0", "1"):
+        raise ValueError(
+            f"SIEGE_BEHIND_FRONT must be 1 (behind the front, which sets X-Forwarded-For) or 0, not {value!r}"
+        )
+    return value.strip() == "1"
 
 
 def _metrics(value: str) -> str:

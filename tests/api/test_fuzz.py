@@ -46,12 +46,19 @@ def roomy_app(redis_store: EventStore, redis_client: redis.Redis[Any], redis_url
     return create_app(config, store=redis_store, queue_redis=redis_client)
 
 
-def test_the_api_honours_its_openapi_document(roomy_app: Flask) -> None:
+@pytest.mark.parametrize("role", ["gm", "side:attacker"])
+def test_the_api_honours_its_openapi_document(roomy_app: Flask, role: str) -> None:
+    """As the GM, and as a side (whose refusals, 403s among them, must be documented answers too)."""
     app = roomy_app
     created = app.test_client().post("/battles", json={"ruleset": "epic"}, headers=bearer(SERVICE_KEY))
-    battle_id, gm_token = created.get_json()["id"], created.get_json()["gm_token"]
+    battle_id, token = created.get_json()["id"], created.get_json()["gm_token"]
+    if role != "gm":
+        minted = app.test_client().post(
+            f"/battles/{battle_id}/tokens", json={"role": role}, headers=bearer(token)
+        )
+        token = minted.get_json()["token"]
     schema = schemathesis.openapi.from_wsgi("/openapi.json", app)
-    credentials = _credentials(gm_token)
+    credentials = _credentials(token)
     failures: list[str] = []
     for result in schema.get_all_operations():
         operation = result.ok()
@@ -71,15 +78,15 @@ def test_the_api_honours_its_openapi_document(roomy_app: Flask) -> None:
     assert not failures, "\n\n".join(failures)
 
 
-def _credentials(gm_token: str) -> AuthStorage[str]:
-    """The battle's GM token on its routes, the service key to create battles: explicit auth, so
+def _credentials(battle_token: str) -> AuthStorage[str]:
+    """The battle's token on its routes, the service key to create battles: explicit auth, so
     schemathesis also checks that requests without it, or with a wrong one, are refused."""
     storage: AuthStorage[str] = AuthStorage()
 
     @storage(refresh_interval=None)
     class Credentials:
         def get(self, case: Any, context: Any) -> str:
-            return gm_token if "{battle_id}" in case.operation.path else SERVICE_KEY
+            return battle_token if "{battle_id}" in case.operation.path else SERVICE_KEY
 
         def set(self, case: Any, data: str, context: Any) -> None:
             case.headers = {**(case.headers or {}), **bearer(data)}

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import yaml
 from flask.testing import FlaskClient
+from jsonschema import Draft202012Validator
 
 from schemas.generated import INT_BOUND
 from service.openapi import render
@@ -82,3 +83,22 @@ def test_a_coordinate_past_the_ceiling_is_a_422(client: FlaskClient) -> None:
     refused = send(client, battle_id, creature)
     assert "position" in assert_problem(refused, 422, "validation")["errors"]
     assert send(client, battle_id, {**creature, "position": {"x": INT_BOUND, "y": 12}}).status_code == 202
+
+
+@pytest.mark.parametrize(
+    ("body", "valid"),
+    [
+        ({"ruleset": "epic", "options": {"default_section_capacity": 2}}, True),
+        ({"ruleset": "pathfinder", "options": {"max_range_increments": 12}}, True),
+        ({"ruleset": "epic", "options": {"max_range_increments": 12}}, False),  # the other ruleset's option
+        ({"ruleset": "pathfinder", "options": {"default_section_capacity": 2}}, False),
+        ({"ruleset": "epic", "options": {"default_section_capacity": 101}}, False),
+    ],
+)
+def test_the_document_takes_a_battle_s_options_as_the_server_does(
+    client: FlaskClient, body: dict[str, Any], valid: bool
+) -> None:
+    document = yaml.safe_load(render())
+    check = Draft202012Validator({"$ref": "#/components/schemas/BattleCreate", **document})
+    assert check.is_valid(body) is valid
+    assert (client.post("/battles", json=body).status_code == 201) is valid

@@ -31,11 +31,17 @@ class Answer:
 
 
 def request(
-    base_url: str, method: str, path: str, body: Any = None, headers: Mapping[str, str] | None = None
+    base_url: str,
+    method: str,
+    path: str,
+    body: Any = None,
+    headers: Mapping[str, str] | None = None,
+    *,
+    timeout_s: float = 30,
 ) -> Answer:
-    """One request on a fresh connection; a refused or cut connection is an Answer with status 0."""
+    """One request on a fresh connection; a refused, cut or timed-out one is an Answer with status 0."""
     parts = urlsplit(base_url)
-    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=30)
+    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout_s)
     data = None if body is None else json.dumps(body)
     try:
         connection.request(method, path, data, {"Content-Type": "application/json", **(headers or {})})

@@ -61,6 +61,21 @@ def test_workers_scale_and_the_long_running_services_have_healthchecks(compose: 
         assert service(compose, name)["healthcheck"]["test"][0] == "CMD"
 
 
+def test_only_the_front_is_published_and_it_renders_the_template_make_run_uses(
+    compose: dict[str, Any],
+) -> None:
+    front = service(compose, "front")
+    assert front["ports"] == ["${HOST:-127.0.0.1}:${PORT:-8000}:8000"]
+    assert (
+        "ports" not in service(compose, "api")
+        and service(compose, "api")["environment"]["SIEGE_BEHIND_FRONT"] == "1"
+    )
+    mounted = front["volumes"][0].split(":")
+    assert mounted[0] == "./deploy/front.conf.template" and (ROOT / "deploy/front.conf.template").is_file()
+    assert mounted[1].startswith("/etc/nginx/templates/")  # the nginx image renders ${SIEGE_FRONT_*} there
+    assert front["environment"]["SIEGE_FRONT_UPSTREAM"] == "api:8000"
+
+
 def test_redis_fsyncs_every_write_by_default_and_never_evicts(compose: dict[str, Any]) -> None:
     command = service(compose, "redis")["command"]
 
