@@ -28,8 +28,6 @@ LEASE_MARGIN_S = 10.0  # beyond the longest wait: appending and answering take a
 FINGERPRINT_HEX = 32  # 128 bits of SHA-256: only a client's two bodies under one key are ever compared
 ACCEPTED, WAITED = "202", "200"
 log = logging.getLogger(__name__)
-
-
 KEY_FORM = f"Between 1 and {MAX_KEY} printable ASCII characters."
 
 
