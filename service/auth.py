@@ -16,6 +16,7 @@ from flask import Flask, current_app, g, request
 from eventstore.records import TokenRecord
 from schemas.tokens import ROLE, side_allowed
 from service.deps import Services, services
+from service.hiding import Reader, reader_of
 from service.problems import Problem
 from service.tokens import GM, OBSERVER, SIDE, SIDE_PREFIX, digest, expired, is_token_id, role_of
 
@@ -83,6 +84,12 @@ def install(app: Flask) -> None:
 def current() -> Principal:
     found: Principal | None = g.get("siege_principal")
     return found or Principal(role=ANONYMOUS)
+
+
+def reader() -> Reader:
+    """What the request's token may see of what a ruleset hides (service/hiding.py)."""
+    principal = current()
+    return reader_of(principal.role, principal.side)
 
 
 def authenticate() -> None:

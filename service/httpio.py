@@ -121,3 +121,9 @@ def prefer_wait(cap_s: float) -> float | None:
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
     text = body if isinstance(body, str) else _COMPACT(body)
     return Response(text, status, dict(headers or {}), mimetype=JSON_MIMETYPE)
+
+
+def per_reader(response: Response) -> Response:
+    """An answer whose body depends on the token (what it may see): no cache serves it to another."""
+    response.vary.add("Authorization")
+    return response

@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import count, islice
+from pathlib import Path
 from typing import Any, Literal
 
 from eventstore.canonical import canonical_json
@@ -51,6 +52,9 @@ Recorded = tuple[dict[str, Any] | None, frozenset[str], int]
 # a check run after the first pass (line n holds version n, the chain holds) and before the fold: the
 # file's lines and the ruleset of version 1; the first entry it refuses
 Admit = Callable[[Lines, str], "Finding | None"]
+PASSES = 2  # the reads of the whole file a verify makes (the scan, the fold): what a progress bar counts
+# (an import's `admit` reads it once more; no progress bar shows an import)
+TICK = 1000  # lines between two progress updates: an update per line costs more than the line
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -111,6 +115,26 @@ class Report:
             "dice": dict(self.dice),
             "outcomes": dict(self.outcomes),
         }
+
+
+def file_lines(file: Path, advance: Callable[[int], object]) -> Lines:
+    """The export's lines, read afresh at each call; the first PASSES reads tell `advance` the bytes they
+    read, TICK lines at a time (an undo's rewind opens more passes: they read, but are not progress)."""
+    opened = count()
+
+    def lines() -> Iterator[bytes]:
+        shown, read = next(opened) < PASSES, 0
+        with file.open("rb") as handle:
+            for n, line in enumerate(handle, 1):
+                read += len(line)
+                if shown and n % TICK == 0:
+                    advance(read)
+                    read = 0
+                yield line
+        if shown:
+            advance(read)
+
+    return lines
 
 
 def verify(lines: Lines, admit: Admit | None = None) -> Report:
