@@ -50,7 +50,11 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
         "this Idempotency-Key was used with another body (a command's: `version`) or, for a webhook "
         "operation, on another path",
     ),
-    "import-invalid": (422, "the export does not verify: `version`, `kind`, `reason` and `line` say where"),
+    "import-invalid": (
+        422,
+        "the export does not verify, or an entry holds input the API refuses (`kind` `refused`): `version`, "
+        "`kind`, `reason` and `line` say where",
+    ),
     "import-not-concluded": (422, "the export is of a battle not concluded yet: it cannot carry the seed"),
     "unsupported-rules": (
         409,

@@ -57,15 +57,19 @@ class RollSchema(ViewSchema):
     source = one_of("client", "stream", required=True)
 
 
+OUTCOME_STATUS, OUTCOME_STATUSES = "OutcomeStatus", ("applied", "rejected")
+
+
 class OutcomeSchema(ViewSchema):
     version = fields.Integer(required=True)
     type = fields.String(required=True)
-    status = one_of(
-        "applied",
-        "rejected",
+    status = fields.Raw(  # no type of its own: the anyOf is the whole of it, one enum for generated clients
         required=True,
         allow_none=True,
-        metadata={"description": f"null only when the outcome is shown hidden ({HIDDEN_RULE})"},
+        metadata={
+            "description": f"null only when the outcome is shown hidden ({HIDDEN_RULE})",
+            "anyOf": [{"$ref": f"#/components/schemas/{OUTCOME_STATUS}"}, {"type": "null"}],
+        },
     )
     reason = fields.String(
         allow_none=True,

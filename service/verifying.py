@@ -7,6 +7,10 @@ each outcome (`outcome`) and, once the seed matches its commitment, recomputes e
 Stream dice are handed to the fold as the values the outcomes record, so an export proves its outcomes
 follow the rules even before `conclude`, when its dice alone are not verifiable yet.
 
+An import also holds every entry to the API's own input checks (service/importable.py), between the two
+passes (`admit`): no input the API refuses is ever folded. `siege verify` does not: its verdict is the
+file's integrity (chain, dice, outcomes), in the kinds below.
+
 A battle pinned to rules this release does not fold (service/supported_rules.py) is `unsupported`, never
 `tampered`: its chain and its dice are checked all the same (neither depends on the rules version: every
 version draws its dice from the same stream, docs/export-format.md §5), its outcomes are not compared."""
@@ -45,7 +49,11 @@ CHAIN_REASONS = {
 }
 # a stored outcome, the stream slots supplied from it, and the line of the file it was read from
 Recorded = tuple[dict[str, Any] | None, frozenset[str], int]
+# a check run after the first pass (line n holds version n, the chain holds) and before the fold: the
+# file's lines and the ruleset of version 1; the first entry it refuses
+Admit = Callable[[Lines, str], "Finding | None"]
 PASSES = 2  # the reads of the whole file a verify makes (the scan, the fold): what a progress bar counts
+# (an import's `admit` reads it once more; no progress bar shows an import)
 TICK = 1000  # lines between two progress updates: an update per line costs more than the line
 
 
@@ -56,12 +64,14 @@ class Finding:
     not in the file was due (the line holding what came in its place; line 1 of a file with no events)."""
 
     version: int
-    kind: Kind | Literal["unusable", "unsupported"]
+    kind: Kind | Literal["unusable", "unsupported", "refused"]  # `refused`: an import's `admit` only
     reason: str
     line: int
+    detail: str = ""  # what `reason` does not say: a `refused` entry's reason is a code, this says why
 
     def one_line(self) -> str:
-        return f"version {self.version}: {self.kind}: {self.reason}"
+        said = f"version {self.version}: {self.kind}: {self.reason}"
+        return f"{said} ({self.detail})" if self.detail else said
 
 
 @dataclass(slots=True, kw_only=True)
@@ -127,13 +137,15 @@ def file_lines(file: Path, advance: Callable[[int], object]) -> Lines:
     return lines
 
 
-def verify(lines: Lines) -> Report:
+def verify(lines: Lines, admit: Admit | None = None) -> Report:
     report = Report()
     try:
         scan = _scan(lines(), report)
         if report.finding is None and scan.unsupported is not None:
             _check_dice_alone(lines, report, scan, scan.unsupported)
-        elif report.finding is None:
+        elif report.finding is None and admit is not None:
+            report.finding = admit(lines, str(report.ruleset))
+        if report.finding is None and scan.unsupported is None:
             _refold(lines, report, scan)
     except Unusable as error:
         report.finding = Finding(

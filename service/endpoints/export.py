@@ -70,7 +70,8 @@ def export_battle(battle_id: str) -> Response:
 @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def import_battle() -> Response:
-    """Import an export as a new battle once it verifies; the answer holds its GM token, shown this once"""
+    """Import an export as a new battle once it verifies and holds only input the API takes; the answer holds
+    its GM token, shown this once"""
     deps = services()
     if request.mimetype not in IMPORT_TYPES:
         raise Problem(415, "unsupported-media-type", "The request body must be application/x-ndjson")
