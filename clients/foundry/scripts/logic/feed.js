@@ -39,9 +39,11 @@ async function entryOf(client, version) {
   return /** @type {LogEntry & {outcome: Outcome}} */ (entry);
 }
 
+// the versions being posted in this client, by battle: a poster started again (the settings changed) while
+// another was writing a card must not write it twice
+const posting = new Set();
+
 export class CardPoster {
-  /** @type {Set<number>} */
-  #posting = new Set();
   /** @type {Subscription | null} */
   #subscription = null;
 
@@ -84,16 +86,17 @@ export class CardPoster {
    * @param {number} version
    */
   async post(version) {
-    if (this.#posting.has(version) || this.chat.versions().includes(version)) return;
-    this.#posting.add(version);
+    const key = `${this.observer.battleId}:${version}`;
+    if (posting.has(key) || this.chat.versions().includes(version)) return;
+    posting.add(key);
     try {
       const entry = await entryOf(this.observer, version);
       const content = renderCard(entry, {
         ruleset: this.ruleset, viewerUrl: viewerUrl(this.observer.baseUrl, this.observer.battleId), t: this.t,
       });
-      await this.chat.post({ version, battleId: this.observer.battleId, content });
+      if (!this.chat.versions().includes(version)) await this.chat.post({ version, battleId: this.observer.battleId, content });
     } finally {
-      this.#posting.delete(version);
+      posting.delete(key);
     }
   }
 }

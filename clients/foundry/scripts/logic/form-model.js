@@ -176,8 +176,12 @@ function readField(field, inputs, errors) {
   };
   switch (field.kind) {
     case "object": {
-      const inner = readFields(field.fields ?? [], inputs, errors);
-      if (Object.keys(inner).length === 0) return field.required ? inner : undefined;
+      // an optional object left empty is left out, whatever its own members require
+      /** @type {Record<string, string>} */
+      const own = {};
+      const inner = readFields(field.fields ?? [], inputs, own);
+      if (Object.keys(inner).length === 0 && !field.required) return undefined;
+      Object.assign(errors, own);
       return inner;
     }
     case "variant": {

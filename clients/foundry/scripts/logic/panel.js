@@ -136,6 +136,7 @@ export class Panel {
     this.form = formFor(type, spec, prefill);
     this.odds = "";
     this.message = null;
+    this.root.querySelector("form[data-form=command]")?.remove(); // a new form starts from its prefill
     this.render();
   }
 
@@ -388,6 +389,35 @@ export class Panel {
    * @param {Record<string, string>} [typed] the open form's inputs to keep
    */
   render(typed) {
+    // what was typed survives a redraw (an outcome from the stream, a preview's odds)
+    const kept = this.#typedNow();
+    if (!typed && this.form && kept.command?.type === this.form.type) typed = kept.command.inputs;
+    this.#draw(typed);
+    for (const element of this.root.querySelectorAll("form[data-form]:not([data-form=command]) [name]")) {
+      const form = /** @type {HTMLElement} */ (element.closest("form")).dataset.form ?? "";
+      const value = kept[form]?.inputs[/** @type {HTMLInputElement} */ (element).name];
+      if (value !== undefined && (element instanceof HTMLInputElement || element instanceof HTMLSelectElement)) {
+        if (!(element instanceof HTMLInputElement && element.readOnly)) element.value = value;
+      }
+    }
+  }
+
+  /** @returns {Record<string, {type: string, inputs: Record<string, string>}>} each open form's inputs */
+  #typedNow() {
+    /** @type {Record<string, {type: string, inputs: Record<string, string>}>} */
+    const kept = {};
+    for (const element of this.root.querySelectorAll("form[data-form]")) {
+      if (!(element instanceof HTMLFormElement)) continue;
+      /** @type {Record<string, string>} */
+      const inputs = {};
+      for (const [name, value] of new FormData(element)) inputs[name] = String(value);
+      kept[element.dataset.form ?? ""] = { type: element.dataset.type ?? "", inputs };
+    }
+    return kept;
+  }
+
+  /** @param {Record<string, string>} [typed] */
+  #draw(typed) {
     const t = this.t;
     const role = this.role;
     const parts = [];
