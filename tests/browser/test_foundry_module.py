@@ -7,7 +7,6 @@ travels in a URL, and each card is posted once and drawn in each user's own view
 
 from __future__ import annotations
 
-import re
 import subprocess
 import urllib.request
 import zipfile
@@ -97,6 +96,9 @@ def fill(page: Page, scope: str, values: dict[str, str]) -> None:
     """Type into a form's inputs by name, choosing in selects (a variant's kind first draws its members)."""
     for name, value in values.items():
         found = page.locator(f'{scope} [name="{name}"]')
+        more = found.locator("xpath=ancestor::details[1]")
+        if more.count() and not more.evaluate("(details) => details.open"):
+            more.locator("summary").click()  # "More fields", "Dice", as a user opens them
         if found.evaluate("(element) => element.tagName") == "SELECT":
             found.select_option(value)
         else:
@@ -335,5 +337,93 @@ def test_a_gm_and_two_sides_play_the_east_wall(page: Page, module: Module, live_
     assert drawn["dan"][5]["summary"] == order["outcome"]["summary"]
 
     no_token_in_a_url(page, seen, [gm_token, state["world"]["observerToken"], ana.split(":", 1)[1], dan.split(":", 1)[1]])
+    loaded_only_the_logic(module, seen)
+    assert seen.errors == []
+
+
+def creature(page: Page, cid: str, side: str, x: int, y: int, **more: str) -> None:
+    base = {"id": cid, "size": "M", "ac": "10", "hp": "10", "position.x": str(x), "position.y": str(y), "side": side}
+    command(page, "gm", "add_creature", values={**base, **more})
+
+
+def test_a_gm_and_two_sides_play_a_scattered_catapult_shot(
+    page: Page, module: Module, live_service: LiveService
+) -> None:
+    """EX-PF-09: c1 (proficient) and c2 crew a light catapult aimed at (0, 40); the shot with the table's dice
+    misses and strays 7 squares north to (0, 47); undone, it is fired again with the service's dice."""
+    seen = opened(page, module)
+    world(page, [("gm", True, "fr"), ("bea", False, "en"), ("gus", False, "fr")])
+    create(page, live_service, "pathfinder", "Scattered shot")
+    state = settings(page)
+    gm_token = state["clients"]["gm"]["gmToken"]
+    bea = hand_pass(page, "bea", "besiegers")
+    gus = hand_pass(page, "gus", "garrison")
+
+    creature(page, "c1", "besiegers", 0, 0, proficiencies="siege_engines")
+    creature(page, "c2", "besiegers", 1, 0)
+    creature(page, "orc", "garrison", 3, 44, hp="20")
+    gate = {"id": "g1", "kind": "gate", "material": "wood", "size": "H", "position.x": "-3", "position.y": "44"}
+    command(page, "gm", "add_structure", values=gate)
+    engine = {"id": "lc", "catalog_id": "catapult_light", "position.x": "0", "position.y": "0", "side": "besiegers"}
+    aimed = {"state.loaded": "true", "state.aimed_at.square.x": "0", "state.aimed_at.square.y": "40"}
+    placed = command(page, "gm", "place_engine", values={**engine, **aimed})
+    assert placed["message"].startswith("v6 · "), placed
+    crewed = command(page, "bea", "assign_crew", "lc", {"creature_ids": "c1, c2", "leader_id": "c1"})
+    assert crewed["message"].startswith("v7 · "), crewed
+
+    # the besiegers' engine: its commands for bea, none for gus (the garrison), every one for the GM
+    assert "fire" in offers(page, "bea", "lc") and offers(page, "gus", "lc") == []
+    assert offers(page, "gus", "orc") and offers(page, "bea", "orc") == []
+    # a structure has no side: the commands against it are offered to both, the service judges who acts
+    assert offers(page, "bea", "g1") == offers(page, "gus", "g1") == ["break", "operate_gate"]
+    # gus cannot even preview the besiegers' shot: the service refuses the other side's units
+    page.evaluate("() => world.users.gus.panel.open('fire', { engine_id: 'lc' })")
+    page.locator(f'{panel(page, "gus")} form[data-form=command] button[data-action=preview]').click()
+    settle(page)
+    assert message(page, "gus").startswith("403 ")
+
+    dice = {"dice.targeting": "5", "dice.scatter_direction": "5", "dice.scatter_distance": "3, 4", "dice.damage": "1, 2, 3, 4"}
+    shot = command(page, "bea", "fire", "lc", dice, preview=True)
+    # sampled (a d20, then scatter or damage dice): the preview's own stream, the same odds every time
+    assert shot["odds"] == "hit 20 %, mishap 5 % (over 2000 samples)"
+    assert shot["message"] == "v8 · lc misses; the shot strays 7 squares north and lands at (0, 47)"
+
+    page.locator(f'{panel(page, "gm")} button[data-action=undo]').click()
+    settle(page)
+    assert message(page, "gm").startswith("v9 · ")
+    again = command(page, "bea", "fire", "lc")
+    assert again["message"].startswith("v10 · lc ")
+    page.locator(f'{panel(page, "gm")} [data-confirm=conclude]').check()
+    page.locator(f'{panel(page, "gm")} button[data-action=conclude]').click()
+    settle(page)
+
+    drawn = check_cards_once_and_per_reader(
+        page, live_service, {"gm": (gm_token, "fr"), "bea": (bea.split(":", 1)[1], "en"), "gus": (gus.split(":", 1)[1], "fr")}, 11
+    )
+    typed, french = drawn["bea"][8], drawn["gus"][8]
+    assert typed["checks"]["roll"] == "roll [5] − 2 range increments = 3 vs 15 (failure)"
+    assert french["checks"]["roll"] == "jet [5] − 2 facteur de portée = 3 contre 15 (échec)"
+    assert typed["mode"] == "typed" and [d[:2] for d in typed["dice"]][:3] == [
+        ["targeting", "client"], ["scatter_direction", "client"], ["scatter_distance", "client"]
+    ]
+    service = drawn["bea"][10]
+    assert service["mode"] == "service" and {d[1] for d in service["dice"]} == {"stream"}
+    assert service["modeText"] == "Dice: the service's, verifiable once the battle is concluded."
+    assert drawn["gus"][10]["modeText"] == "Dés : ceux du service, vérifiables une fois la bataille conclue."
+
+    # a scene token named after an entity, or flagged with it, selects it in the panel
+    found = page.evaluate(
+        """() => {
+            const model = world.users.bea.panel.model;
+            const chosen = [entityForToken({ flag: "lc", name: "Catapult" }, model), entityForToken({ flag: null, name: "C1" }, model),
+                            entityForToken({ flag: null, name: "Goblin" }, model)];
+            world.users.bea.panel.select(chosen[0]);
+            return chosen;
+        }"""
+    )
+    assert found == ["lc", "c1", None]
+    assert page.locator(f'{panel(page, "bea")} .siege-selected[data-entity="lc"]').count() == 1
+
+    no_token_in_a_url(page, seen, [gm_token, state["world"]["observerToken"], bea.split(":", 1)[1], gus.split(":", 1)[1]])
     loaded_only_the_logic(module, seen)
     assert seen.errors == []

@@ -15,7 +15,8 @@
  * @property {"text" | "integer" | "number" | "boolean" | "choice" | "object" | "variant" | "list" | "dice" | "json"} kind
  * @property {boolean} required
  * @property {boolean} nullable
- * @property {unknown} [initial] the prefill or the schema's default, as the input shows it
+ * @property {unknown} [initial] the prefill (or a required field's default): the input's value
+ * @property {unknown} [fallback] the schema's default, shown as a placeholder
  * @property {string[]} [choices] a choice's values; a variant's kinds
  * @property {"text" | "integer" | "number"} [items] a list's item kind
  * @property {Field[]} [fields] an object's members
@@ -71,8 +72,9 @@ function fieldFor(path, name, schema, required, prefilled, top) {
   const options = schema.anyOf ?? schema.oneOf;
   const nonNull = options?.filter((option) => option.type !== "null") ?? [];
   const nullable = options !== undefined && nonNull.length < options.length;
-  const initial = prefilled !== undefined ? prefilled : schema.default;
-  const base = { path, name, required, nullable, initial, description: schema.description };
+  // an optional field shows its default without sending it: left empty, the service applies it
+  const initial = prefilled !== undefined ? prefilled : required ? schema.default : undefined;
+  const base = { path, name, required, nullable, initial, fallback: schema.default, description: schema.description };
   if (top && name === "dice") {
     const slots = Object.keys(schema.properties ?? {});
     const fields = slots.map((slot) => ({
@@ -81,7 +83,7 @@ function fieldFor(path, name, schema, required, prefilled, top) {
     return { ...base, kind: "object", fields };
   }
   if (options && nonNull.length === 1) {
-    return { ...fieldFor(path, name, nonNull[0], required, prefilled, false), nullable, initial, description: base.description };
+    return { ...fieldFor(path, name, nonNull[0], required, prefilled, false), nullable, initial, fallback: base.fallback, description: base.description };
   }
   if (options && nonNull.length > 1) {
     const variants = variantsOf(path, nonNull, prefilled);

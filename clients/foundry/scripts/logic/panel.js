@@ -549,42 +549,47 @@ function commandName(t, type) {
  * @param {Field} field
  * @param {Translate} t
  * @param {Record<string, string>} [typed]
+ * @param {boolean} [within] whether every object around it is required (else the browser may not insist)
  * @returns {string}
  */
-function fieldHtml(field, t, typed) {
+function fieldHtml(field, t, typed, within = true) {
   const label = term(t, `SIEGE.Field.${field.name}`, field.name);
   const name = escape(field.path);
   const value = typed && field.path in typed ? typed[field.path] : initialText(field);
-  const required = field.required ? " required" : "";
+  const required = field.required && within ? " required" : "";
+  const inner = within && field.required;
   const hint = field.description ? ` title="${escape(field.description)}"` : "";
+  const fallback = field.fallback === undefined || field.fallback === null || typeof field.fallback === "object" ? "" : String(field.fallback);
+  const placeholder = fallback ? ` placeholder="${escape(fallback)}"` : "";
+  const emptyOption = escape(fallback ? t.format("SIEGE.Form.defaultIs", { value: term(t, `SIEGE.Form.${fallback}`, fallback) }) : "");
   const wrap = (/** @type {string} */ input) => `<label class="siege-field" data-field="${name}"${hint}><span>${escape(label)}</span> ${input}</label>`;
   switch (field.kind) {
     case "object":
-      return `<fieldset data-field="${name}"><legend>${escape(label)}</legend>${(field.fields ?? []).map((f) => fieldHtml(f, t, typed)).join("")}</fieldset>`;
+      return `<fieldset data-field="${name}"><legend>${escape(label)}</legend>${(field.fields ?? []).map((f) => fieldHtml(f, t, typed, inner)).join("")}</fieldset>`;
     case "variant": {
       const kinds = field.choices ?? [];
-      const chosen = value || (field.required ? kinds[0] : "");
-      const options = [field.required ? "" : `<option value=""></option>`, ...kinds.map((k) => `<option value="${escape(k)}"${k === chosen ? " selected" : ""}>${escape(k)}</option>`)].join("");
-      const members = (field.variants?.[chosen] ?? []).map((f) => fieldHtml(f, t, typed)).join("");
+      const chosen = value || (inner ? kinds[0] : "");
+      const options = [inner ? "" : `<option value=""></option>`, ...kinds.map((k) => `<option value="${escape(k)}"${k === chosen ? " selected" : ""}>${escape(k)}</option>`)].join("");
+      const members = (field.variants?.[chosen] ?? []).map((f) => fieldHtml(f, t, typed, inner)).join("");
       return `<fieldset data-field="${name}"><legend>${escape(label)}</legend>${wrap(`<select name="${name}" data-variant${required}>${options}</select>`)}${members}</fieldset>`;
     }
     case "choice": {
-      const options = [field.required ? "" : `<option value=""></option>`, ...(field.choices ?? []).map((c) => `<option value="${escape(c)}"${c === value ? " selected" : ""}>${escape(term(t, `SIEGE.Choice.${c}`, c))}</option>`)].join("");
+      const options = [inner ? "" : `<option value="">${emptyOption}</option>`, ...(field.choices ?? []).map((c) => `<option value="${escape(c)}"${c === value ? " selected" : ""}>${escape(term(t, `SIEGE.Choice.${c}`, c))}</option>`)].join("");
       return wrap(`<select name="${name}"${required}>${options}</select>`);
     }
     case "boolean": {
-      const options = ["", "true", "false"].map((v) => `<option value="${v}"${v === value ? " selected" : ""}>${escape(v ? t.localize(`SIEGE.Form.${v}`) : t.localize("SIEGE.Form.default"))}</option>`).join("");
+      const options = ["", "true", "false"].map((v) => `<option value="${v}"${v === value ? " selected" : ""}>${v ? escape(t.localize(`SIEGE.Form.${v}`)) : emptyOption || escape(t.localize("SIEGE.Form.default"))}</option>`).join("");
       return wrap(`<select name="${name}"${required}>${options}</select>`);
     }
     case "integer":
     case "number": {
       const bounds = `${field.minimum !== undefined ? ` min="${field.minimum}"` : ""}${field.maximum !== undefined ? ` max="${field.maximum}"` : ""}`;
-      return wrap(`<input name="${name}" type="number"${field.kind === "integer" ? ' step="1"' : ' step="any"'}${bounds} value="${escape(value)}"${required}>`);
+      return wrap(`<input name="${name}" type="number"${field.kind === "integer" ? ' step="1"' : ' step="any"'}${bounds} value="${escape(value)}"${placeholder}${required}>`);
     }
     case "json":
       return wrap(`<textarea name="${name}" rows="2" placeholder="JSON"${required}>${escape(value)}</textarea>`);
     default:
-      return wrap(`<input name="${name}" value="${escape(value)}"${required}${field.kind === "dice" ? ' inputmode="numeric" placeholder="6, 6"' : ""}>`);
+      return wrap(`<input name="${name}" value="${escape(value)}"${required}${field.kind === "dice" ? ' inputmode="numeric" placeholder="6, 6"' : placeholder}>`);
   }
 }
 
