@@ -62,8 +62,12 @@ def build(out: Path, base_url: str) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=ROOT / "build/foundry")
-    parser.add_argument("--url", default="https://siege.example.org/foundry", help="where both files are served")
-    parser.add_argument("--vendor-only", action="store_true", help="copy siege.js and terms.js, build nothing")
+    parser.add_argument(
+        "--url", default="https://siege.example.org/foundry", help="where both files are served"
+    )
+    parser.add_argument(
+        "--vendor-only", action="store_true", help="copy siege.js and terms.js, build nothing"
+    )
     args = parser.parse_args()
     if args.vendor_only:
         vendor()

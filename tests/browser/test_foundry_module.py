@@ -45,7 +45,10 @@ def module(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Module]:
     """`make foundry-module` into a temp dir; its zip unpacked and served beside the test's page."""
     out = tmp_path_factory.mktemp("foundry")
     subprocess.run(
-        ["make", "--no-print-directory", "foundry-module", f"FOUNDRY_OUT={out}"], cwd=ROOT, check=True, timeout=120
+        ["make", "--no-print-directory", "foundry-module", f"FOUNDRY_OUT={out}"],
+        cwd=ROOT,
+        check=True,
+        timeout=120,
     )
     unpacked = out / "unpacked"
     with zipfile.ZipFile(out / "siege-foundry.zip") as archive:
@@ -141,9 +144,11 @@ def message(page: Page, user: str) -> str:
 
 
 def create(page: Page, live: LiveService, ruleset: str, name: str) -> None:
-    scope = f'{panel(page, "gm")} form[data-form=create]'
+    scope = f"{panel(page, 'gm')} form[data-form=create]"
     page.locator(f'{scope} [name="serviceUrl"]').fill(live.base_url)
-    page.locator(f'{scope} [name="serviceUrl"]').dispatch_event("change")  # the rulesets come from the service
+    page.locator(f'{scope} [name="serviceUrl"]').dispatch_event(
+        "change"
+    )  # the rulesets come from the service
     page.wait_for_function(
         f"""() => document.querySelector('{scope} select[name=ruleset] option[value="{ruleset}"]') !== null"""
     )
@@ -154,11 +159,13 @@ def create(page: Page, live: LiveService, ruleset: str, name: str) -> None:
 
 def hand_pass(page: Page, player: str, side: str) -> str:
     """The GM mints a side pass in their panel and the player enters it in theirs; the pass."""
-    scope = f'{panel(page, "gm")} form[data-form=mint]'
+    scope = f"{panel(page, 'gm')} form[data-form=mint]"
     page.locator(f'{scope} [name="side"]').fill(side)
     page.locator(f"{scope} button[type=submit]").click()
     settle(page)
-    minted = page.locator(f'{panel(page, "gm")} .siege-pass[data-side="{side}"] input[name=minted]').input_value()
+    minted = page.locator(
+        f'{panel(page, "gm")} .siege-pass[data-side="{side}"] input[name=minted]'
+    ).input_value()
     form = f"{panel(page, player)} form[data-form=pass]"
     page.locator(f'{form} [name="pass"]').fill(minted)
     page.locator(f"{form} button[type=submit]").click()
@@ -167,33 +174,15 @@ def hand_pass(page: Page, player: str, side: str) -> str:
 
 
 def settings(page: Page) -> dict[str, Any]:
-    found: dict[str, Any] = page.evaluate(
-        "() => ({ world: world.settings, clients: Object.fromEntries(Object.values(world.users).map((u) => [u.name, u.client])) })"
-    )
+    found: dict[str, Any] = page.evaluate("snapshot()")
     return found
 
 
 def cards(page: Page, user: str) -> dict[int, dict[str, Any]]:
     """Each card this user's client drew, by version: its summary, checks, dice and dice mode."""
-    page.wait_for_function(
-        f"""() => [...document.querySelectorAll('[data-user="{user}"] [data-chat] > li')].every((li) => li.dataset.drawn)"""
-    )
-    drawn: list[dict[str, Any]] = page.evaluate(
-        f"""() => [...document.querySelectorAll('[data-user="{user}"] [data-chat] > li')].map((li) => ({{
-            version: Number(li.dataset.version),
-            lang: li.querySelector(".siege-card").lang,
-            summary: li.querySelector(".siege-summary").textContent,
-            checks: Object.fromEntries([...li.querySelectorAll(".siege-checks li")].map((c) => [c.dataset.check, c.textContent])),
-            dice: [...li.querySelectorAll(".siege-dice li")].map((d) => [d.dataset.slot, d.dataset.source, d.textContent]),
-            mode: li.querySelector(".siege-dice-mode")?.dataset.dice ?? null,
-            modeText: li.querySelector(".siege-dice-mode")?.textContent ?? null,
-            viewer: li.querySelector("a[data-siege-viewer]").getAttribute("href"),
-        }}))"""
-    )
-    failed = page.evaluate(
-        f"""() => [...document.querySelectorAll('[data-user="{user}"] [data-chat] > li[data-drawn=failed]')].map((li) => li.dataset.error)"""
-    )
-    assert failed == [], failed
+    page.wait_for_function("(user) => allDrawn(user)", arg=user)
+    assert page.evaluate("(user) => failedCards(user)", user) == []
+    drawn: list[dict[str, Any]] = page.evaluate("(user) => cardsOf(user)", user)
     by_version = {card["version"]: card for card in drawn}
     assert len(by_version) == len(drawn), "a card drawn twice"
     return by_version
@@ -214,7 +203,7 @@ def check_cards_once_and_per_reader(
     view for that user's token, in that user's language."""
     state = settings(page)
     battle_id, observer = state["world"]["battleId"], state["world"]["observerToken"]
-    chat: list[dict[str, Any]] = page.evaluate("() => world.chat.map((m) => m.flags[MODULE_ID].version)")
+    chat: list[int] = page.evaluate("() => world.chat.map((m) => m.flags[MODULE_ID].version)")
     assert chat == list(range(1, head + 1))  # every outcome once, in order, however many users joined
     posted: list[str] = page.evaluate("() => world.chat.map((m) => m.content)")
     drawn = {}
@@ -234,7 +223,13 @@ def check_cards_once_and_per_reader(
 
 
 def _text(summary: str) -> str:
-    return summary.replace("&", "&#38;").replace("<", "&#60;").replace(">", "&#62;").replace('"', "&#34;").replace("'", "&#39;")
+    return (
+        summary.replace("&", "&#38;")
+        .replace("<", "&#60;")
+        .replace(">", "&#62;")
+        .replace('"', "&#34;")
+        .replace("'", "&#39;")
+    )
 
 
 def no_token_in_a_url(page: Page, seen: Browsed, tokens: list[str]) -> None:
@@ -269,7 +264,9 @@ def test_a_gm_and_two_sides_play_the_east_wall(page: Page, module: Module, live_
     assert gm_token and gm_token not in state["world"].values()  # the GM's token stays in the GM's browser
     ana = hand_pass(page, "ana", "attacker")
     dan = hand_pass(page, "dan", "defender")
-    assert page.locator(f'{panel(page, "ana")} .siege-role').inner_text() == "Vous commandez le camp attacker."
+    assert (
+        page.locator(f"{panel(page, 'ana')} .siege-role").inner_text() == "Vous commandez le camp attacker."
+    )
 
     command(page, "gm", "add_fortification", values={"id": "E1", "kind": "wall"})
     stand = {"stand_type": "infantry", "speed_cm": "10", "location": "on", "location.section_id": "E1"}
@@ -280,14 +277,20 @@ def test_a_gm_and_two_sides_play_the_east_wall(page: Page, module: Module, live_
     # orders: each side is offered its own stand's order, nothing else, and nothing of the other side's
     assert offers(page, "ana", "csm") == ["give_order"] and offers(page, "ana", "goff") == []
     assert offers(page, "dan", "goff") == ["give_order"] and offers(page, "dan", "csm") == []
-    assert page.locator(f'{panel(page, "gm")} [data-collection=battle] button[data-type=advance_phase]').count() == 1
-    assert page.locator(f'{panel(page, "ana")} [data-collection=battle] button[data-type=advance_phase]').count() == 0
+    assert (
+        page.locator(f"{panel(page, 'gm')} [data-collection=battle] button[data-type=advance_phase]").count()
+        == 1
+    )
+    assert (
+        page.locator(f"{panel(page, 'ana')} [data-collection=battle] button[data-type=advance_phase]").count()
+        == 0
+    )
     ordered = command(page, "ana", "give_order", "csm", {"order": "charge"}, preview=True)
     assert ordered["odds"] == "Rien à estimer : le résultat est certain."
     assert ordered["message"].startswith("v5 · ")
     command(page, "gm", "advance_phase")
     assert "climb" in offers(page, "ana", "csm") and "give_order" not in offers(page, "ana", "csm")
-    assert page.locator(f'{panel(page, "ana")} [data-phase=movement]').count() == 1
+    assert page.locator(f"{panel(page, 'ana')} [data-phase=movement]").count() == 1
     command(page, "ana", "climb", "csm", {"section_id": "E1"})
     command(page, "gm", "advance_phase")
     command(page, "gm", "advance_phase")
@@ -301,27 +304,41 @@ def test_a_gm_and_two_sides_play_the_east_wall(page: Page, module: Module, live_
         }"""
     )
     assault = command(page, "ana", "assault", "csm", {"section_id": "E1"}, preview=True)
-    for told in ("l'attaquant l'emporte 5 %", "le défenseur l'emporte 90 %", "égalité 4 %", "détruit csm 90 %", "détruit goff 5 %"):
+    for told in (
+        "l'attaquant l'emporte 5 %",
+        "le défenseur l'emporte 90 %",
+        "égalité 4 %",
+        "détruit csm 90 %",
+        "détruit goff 5 %",
+    ):
         assert told in assault["odds"], assault["odds"]
     assert assault["message"] == (
         "v10 · Assaut de csm contre goff sur E1 : l'attaquant l'emporte (15 contre 11) ; détruit : goff"
     )
-    assert page.evaluate("world.rolled") == [{"formula": "2d6", "values": [6, 6]}, {"formula": "2d6", "values": [1, 2]}]
+    assert page.evaluate("world.rolled") == [
+        {"formula": "2d6", "values": [6, 6]},
+        {"formula": "2d6", "values": [1, 2]},
+    ]
 
     # undo, then the same assault again; then conclude
-    page.locator(f'{panel(page, "gm")} button[data-action=undo]').click()
+    page.locator(f"{panel(page, 'gm')} button[data-action=undo]").click()
     settle(page)
     assert message(page, "gm").startswith("v11 · ")
-    assert command(page, "ana", "assault", "csm", {"section_id": "E1"})["message"].startswith("v12 · Assaut de csm")
-    page.locator(f'{panel(page, "gm")} [data-confirm=conclude]').check()
-    page.locator(f'{panel(page, "gm")} button[data-action=conclude]').click()
+    assert command(page, "ana", "assault", "csm", {"section_id": "E1"})["message"].startswith(
+        "v12 · Assaut de csm"
+    )
+    page.locator(f"{panel(page, 'gm')} [data-confirm=conclude]").check()
+    page.locator(f"{panel(page, 'gm')} button[data-action=conclude]").click()
     settle(page)
     for user in ("gm", "ana", "dan"):
         assert page.locator(f"{panel(page, user)} [data-concluded]").count() == 1
         assert page.locator(f"{panel(page, user)} button[data-action=open]").count() == 0
 
     drawn = check_cards_once_and_per_reader(
-        page, live_service, {"gm": (gm_token, "en"), "ana": (ana.split(":", 1)[1], "fr"), "dan": (dan.split(":", 1)[1], "en")}, 13
+        page,
+        live_service,
+        {"gm": (gm_token, "en"), "ana": (ana.split(":", 1)[1], "fr"), "dan": (dan.split(":", 1)[1], "en")},
+        13,
     )
     french, english = drawn["ana"][12], drawn["dan"][12]
     assert french["checks"]["attacker"] == "attaquant [6, 6] + 3 CAF = 15 contre 11"
@@ -336,13 +353,23 @@ def test_a_gm_and_two_sides_play_the_east_wall(page: Page, module: Module, live_
     order = served(live_service, state["world"]["battleId"], 5, dan.split(":", 1)[1], "en")
     assert drawn["dan"][5]["summary"] == order["outcome"]["summary"]
 
-    no_token_in_a_url(page, seen, [gm_token, state["world"]["observerToken"], ana.split(":", 1)[1], dan.split(":", 1)[1]])
+    no_token_in_a_url(
+        page, seen, [gm_token, state["world"]["observerToken"], ana.split(":", 1)[1], dan.split(":", 1)[1]]
+    )
     loaded_only_the_logic(module, seen)
     assert seen.errors == []
 
 
 def creature(page: Page, cid: str, side: str, x: int, y: int, **more: str) -> None:
-    base = {"id": cid, "size": "M", "ac": "10", "hp": "10", "position.x": str(x), "position.y": str(y), "side": side}
+    base = {
+        "id": cid,
+        "size": "M",
+        "ac": "10",
+        "hp": "10",
+        "position.x": str(x),
+        "position.y": str(y),
+        "side": side,
+    }
     command(page, "gm", "add_creature", values={**base, **more})
 
 
@@ -362,9 +389,22 @@ def test_a_gm_and_two_sides_play_a_scattered_catapult_shot(
     creature(page, "c1", "besiegers", 0, 0, proficiencies="siege_engines")
     creature(page, "c2", "besiegers", 1, 0)
     creature(page, "orc", "garrison", 3, 44, hp="20")
-    gate = {"id": "g1", "kind": "gate", "material": "wood", "size": "H", "position.x": "-3", "position.y": "44"}
+    gate = {
+        "id": "g1",
+        "kind": "gate",
+        "material": "wood",
+        "size": "H",
+        "position.x": "-3",
+        "position.y": "44",
+    }
     command(page, "gm", "add_structure", values=gate)
-    engine = {"id": "lc", "catalog_id": "catapult_light", "position.x": "0", "position.y": "0", "side": "besiegers"}
+    engine = {
+        "id": "lc",
+        "catalog_id": "catapult_light",
+        "position.x": "0",
+        "position.y": "0",
+        "side": "besiegers",
+    }
     aimed = {"state.loaded": "true", "state.aimed_at.square.x": "0", "state.aimed_at.square.y": "40"}
     placed = command(page, "gm", "place_engine", values={**engine, **aimed})
     assert placed["message"].startswith("v6 · "), placed
@@ -378,33 +418,43 @@ def test_a_gm_and_two_sides_play_a_scattered_catapult_shot(
     assert offers(page, "bea", "g1") == offers(page, "gus", "g1") == ["break", "operate_gate"]
     # gus cannot even preview the besiegers' shot: the service refuses the other side's units
     page.evaluate("() => world.users.gus.panel.open('fire', { engine_id: 'lc' })")
-    page.locator(f'{panel(page, "gus")} form[data-form=command] button[data-action=preview]').click()
+    page.locator(f"{panel(page, 'gus')} form[data-form=command] button[data-action=preview]").click()
     settle(page)
     assert message(page, "gus").startswith("403 ")
 
-    dice = {"dice.targeting": "5", "dice.scatter_direction": "5", "dice.scatter_distance": "3, 4", "dice.damage": "1, 2, 3, 4"}
+    dice = {
+        "dice.targeting": "5",
+        "dice.scatter_direction": "5",
+        "dice.scatter_distance": "3, 4",
+        "dice.damage": "1, 2, 3, 4",
+    }
     shot = command(page, "bea", "fire", "lc", dice, preview=True)
     # sampled (a d20, then scatter or damage dice): the preview's own stream, the same odds every time
     assert shot["odds"] == "hit 20 %, mishap 5 % (over 2000 samples)"
     assert shot["message"] == "v8 · lc misses; the shot strays 7 squares north and lands at (0, 47)"
 
-    page.locator(f'{panel(page, "gm")} button[data-action=undo]').click()
+    page.locator(f"{panel(page, 'gm')} button[data-action=undo]").click()
     settle(page)
     assert message(page, "gm").startswith("v9 · ")
     again = command(page, "bea", "fire", "lc")
     assert again["message"].startswith("v10 · lc ")
-    page.locator(f'{panel(page, "gm")} [data-confirm=conclude]').check()
-    page.locator(f'{panel(page, "gm")} button[data-action=conclude]').click()
+    page.locator(f"{panel(page, 'gm')} [data-confirm=conclude]").check()
+    page.locator(f"{panel(page, 'gm')} button[data-action=conclude]").click()
     settle(page)
 
     drawn = check_cards_once_and_per_reader(
-        page, live_service, {"gm": (gm_token, "fr"), "bea": (bea.split(":", 1)[1], "en"), "gus": (gus.split(":", 1)[1], "fr")}, 11
+        page,
+        live_service,
+        {"gm": (gm_token, "fr"), "bea": (bea.split(":", 1)[1], "en"), "gus": (gus.split(":", 1)[1], "fr")},
+        11,
     )
     typed, french = drawn["bea"][8], drawn["gus"][8]
     assert typed["checks"]["roll"] == "roll [5] − 2 range increments = 3 vs 15 (failure)"
     assert french["checks"]["roll"] == "jet [5] − 2 facteur de portée = 3 contre 15 (échec)"
     assert typed["mode"] == "typed" and [d[:2] for d in typed["dice"]][:3] == [
-        ["targeting", "client"], ["scatter_direction", "client"], ["scatter_distance", "client"]
+        ["targeting", "client"],
+        ["scatter_direction", "client"],
+        ["scatter_distance", "client"],
     ]
     service = drawn["bea"][10]
     assert service["mode"] == "service" and {d[1] for d in service["dice"]} == {"stream"}
@@ -412,18 +462,18 @@ def test_a_gm_and_two_sides_play_a_scattered_catapult_shot(
     assert drawn["gus"][10]["modeText"] == "Dés : ceux du service, vérifiables une fois la bataille conclue."
 
     # a scene token named after an entity, or flagged with it, selects it in the panel
-    found = page.evaluate(
-        """() => {
-            const model = world.users.bea.panel.model;
-            const chosen = [entityForToken({ flag: "lc", name: "Catapult" }, model), entityForToken({ flag: null, name: "C1" }, model),
-                            entityForToken({ flag: null, name: "Goblin" }, model)];
-            world.users.bea.panel.select(chosen[0]);
-            return chosen;
-        }"""
-    )
+    names = [
+        {"flag": "lc", "name": "Catapult"},
+        {"flag": None, "name": "C1"},
+        {"flag": None, "name": "Goblin"},
+    ]
+    found = page.evaluate("([user, names]) => tokensFor(user, names)", ["bea", names])
+    page.evaluate("() => world.users.bea.panel.select('lc')")
     assert found == ["lc", "c1", None]
     assert page.locator(f'{panel(page, "bea")} .siege-selected[data-entity="lc"]').count() == 1
 
-    no_token_in_a_url(page, seen, [gm_token, state["world"]["observerToken"], bea.split(":", 1)[1], gus.split(":", 1)[1]])
+    no_token_in_a_url(
+        page, seen, [gm_token, state["world"]["observerToken"], bea.split(":", 1)[1], gus.split(":", 1)[1]]
+    )
     loaded_only_the_logic(module, seen)
     assert seen.errors == []
