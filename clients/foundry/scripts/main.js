@@ -127,6 +127,8 @@ async function relink() {
   }
   siege.panel.follow();
   await siege.panel.refresh();
+  // the cards already in the chat log, drawn again in this user's view for their role now
+  await ui.chat?.render();
 }
 
 async function openPanel() {
