@@ -65,7 +65,7 @@ def webhooks(battle_id: str) -> str:
 
 
 def webhook_progress(battle_id: str) -> str:
-    """Hash of webhook id → JSON {cursor, failures, failing_since, next_retry_at, failed}."""
+    """Hash of webhook id → JSON {cursor, failures, failing_since, next_retry_at, failed, epoch}."""
     return f"siege:{{{battle_id}}}:webhooks:progress"
 
 
@@ -81,6 +81,12 @@ def webhook_attempts(battle_id: str, webhook_id: str) -> str:
 
 def webhook_lock(battle_id: str, webhook_id: str) -> str:
     return f"siege:{{{battle_id}}}:webhooks:lock:{webhook_id}"
+
+
+def webhook_request(battle_id: str, digest: str) -> str:
+    """An Idempotency-Key of the battle's webhook operations, by SHA-256: `<fingerprint>` while its first
+    request is in flight, then `<fingerprint> <answer>`; it expires on its own."""
+    return f"siege:{{{battle_id}}}:webhooks:request:{digest}"
 
 
 BATTLES = "siege:battles"  # sorted set of battle ids by creation time (the reconciler's index)

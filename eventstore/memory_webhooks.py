@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from eventstore.protocol import ATTEMPTS_KEPT
-from eventstore.records import DeliveryAttempt, Head, WebhookProgress, WebhookRecord
+from eventstore.records import DeliveryAttempt, Head, RequestRecord, WebhookProgress, WebhookRecord
+
+REQUESTS_KEPT = 10_000  # Idempotency-Keys held before the expired ones are swept
 
 
 @dataclass(slots=True)
@@ -18,12 +21,18 @@ class _Kept:
     attempts: list[DeliveryAttempt] = field(default_factory=list)
     claimed_until: float = 0.0
 
+    def note(self, line: DeliveryAttempt | None) -> None:
+        if line is not None:
+            self.attempts = [line, *self.attempts][:ATTEMPTS_KEPT]
+
 
 class MemoryWebhooks:
     def __init__(self) -> None:
         self._webhooks_lock = threading.Lock()
         self._webhooks: dict[str, dict[str, _Kept]] = {}
         self._webhook_locks: dict[tuple[str, str], tuple[str, float]] = {}
+        # (battle, Idempotency-Key) -> (what it holds, until when on the monotonic clock)
+        self._requests: dict[tuple[str, str], tuple[RequestRecord, float]] = {}
 
     def head(self, battle_id: str) -> Head:
         raise NotImplementedError  # the store's log answers; UnknownBattle when there is no battle
@@ -34,8 +43,9 @@ class MemoryWebhooks:
     def add_webhook(self, battle_id: str, webhook: WebhookRecord) -> WebhookProgress:
         self.head(battle_id)
         progress = WebhookProgress(cursor=self.projected_version(battle_id))
+        kept = dataclasses.replace(webhook, start_version=progress.cursor)
         with self._webhooks_lock:
-            self._webhooks.setdefault(battle_id, {})[webhook.id] = _Kept(webhook, progress)
+            self._webhooks.setdefault(battle_id, {})[webhook.id] = _Kept(kept, progress)
         return progress
 
     def webhooks(self, battle_id: str) -> list[WebhookRecord]:
@@ -77,11 +87,42 @@ class MemoryWebhooks:
     ) -> bool:
         with self._webhooks_lock:
             kept = self._webhooks.get(battle_id, {}).get(webhook_id)
-            if kept is None:
+            if kept is None or kept.progress.epoch != progress.epoch:
                 return False
             kept.progress = progress
-            if attempt is not None:
-                kept.attempts = [attempt, *kept.attempts][:ATTEMPTS_KEPT]
+            kept.note(attempt)
+            return True
+
+    def replace_webhook(
+        self, battle_id: str, webhook: WebhookRecord, read_secret: str, note: DeliveryAttempt | None = None
+    ) -> bool:
+        with self._webhooks_lock:
+            kept = self._webhooks.get(battle_id, {}).get(webhook.id)
+            if kept is None or kept.record.secret != read_secret:
+                return False
+            kept.record = webhook
+            kept.note(note)
+            return True
+
+    def recover_webhook(
+        self, battle_id: str, webhook_id: str, cursor: int | None, note: DeliveryAttempt
+    ) -> WebhookProgress | None:
+        with self._webhooks_lock:
+            kept = self._webhooks.get(battle_id, {}).get(webhook_id)
+            if kept is None:
+                return None
+            start = kept.progress.cursor if cursor is None else cursor
+            kept.progress = WebhookProgress(cursor=start, epoch=kept.progress.epoch + 1)
+            kept.claimed_until = 0.0
+            kept.note(dataclasses.replace(note, version=start + 1))
+            return kept.progress
+
+    def note_webhook(self, battle_id: str, webhook_id: str, note: DeliveryAttempt) -> bool:
+        with self._webhooks_lock:
+            kept = self._webhooks.get(battle_id, {}).get(webhook_id)
+            if kept is None:
+                return False
+            kept.note(note)
             return True
 
     def delivery_attempts(self, battle_id: str, webhook_id: str, *, limit: int = 50) -> list[DeliveryAttempt]:
@@ -125,6 +166,28 @@ class MemoryWebhooks:
             holder = self._webhook_locks.get((battle_id, webhook_id))
             if holder is not None and holder[0] == owner:
                 del self._webhook_locks[(battle_id, webhook_id)]
+
+    def hold_request(self, battle_id: str, key: str, fingerprint: str, lease_ms: int) -> RequestRecord | None:
+        now = time.monotonic()
+        with self._webhooks_lock:
+            if len(self._requests) > REQUESTS_KEPT:  # expired keys go, as Redis lets them
+                self._requests = {k: v for k, v in self._requests.items() if v[1] > now}
+            held = self._requests.get((battle_id, key))
+            if held is not None and held[1] > now:
+                return held[0]
+            self._requests[(battle_id, key)] = (RequestRecord(fingerprint=fingerprint), now + lease_ms / 1000)
+            return None
+
+    def answer_request(self, battle_id: str, key: str, fingerprint: str, answer: str, ttl_ms: int) -> None:
+        record = RequestRecord(fingerprint=fingerprint, answer=answer)
+        with self._webhooks_lock:
+            self._requests[(battle_id, key)] = (record, time.monotonic() + ttl_ms / 1000)
+
+    def release_request(self, battle_id: str, key: str, fingerprint: str) -> None:
+        with self._webhooks_lock:
+            held = self._requests.get((battle_id, key))
+            if held is not None and held[0] == RequestRecord(fingerprint=fingerprint):
+                del self._requests[(battle_id, key)]
 
     def _kept(self, battle_id: str, webhook_id: str) -> _Kept | None:
         with self._webhooks_lock:

@@ -17,6 +17,7 @@ from eventstore.records import (
     HeadRegression,
     NewEntry,
     Projection,
+    RequestRecord,
     Spent,
     StoredEntry,
     TicketRecord,
@@ -239,7 +240,25 @@ class EventStore(Protocol):
         attempt: DeliveryAttempt | None = None,
     ) -> bool:
         """Store the progress and log the attempt (newest first, ATTEMPTS_KEPT of them) in one step, only
-        while the webhook is registered: False when it was deleted meanwhile (nothing is written)."""
+        while the webhook is registered and its stored epoch is still `progress.epoch`: False when it was
+        deleted or recovered meanwhile (nothing is written)."""
+
+    def replace_webhook(
+        self, battle_id: str, webhook: WebhookRecord, read_secret: str, note: DeliveryAttempt | None = None
+    ) -> bool:
+        """Store `webhook` as the registration of its id and log `note`, in one step, only while the stored
+        one's secret is still `read_secret`: False when it is gone or was rolled meanwhile (nothing is
+        written)."""
+
+    def recover_webhook(
+        self, battle_id: str, webhook_id: str, cursor: int | None, note: DeliveryAttempt
+    ) -> WebhookProgress | None:
+        """In one step: no failures (`active`, a fresh retry window), the cursor at `cursor` (None: where it
+        is), the epoch one more (a job still delivering saves nothing more), no claim, and `note` logged
+        with `version` the first one to be sent. The new progress; None when there is no such webhook."""
+
+    def note_webhook(self, battle_id: str, webhook_id: str, note: DeliveryAttempt) -> bool:
+        """Log one line (a test event or a redelivery sent), the progress untouched; False when it is gone."""
 
     def delivery_attempts(self, battle_id: str, webhook_id: str, *, limit: int = 50) -> list[DeliveryAttempt]:
         """The latest attempts, newest first."""
@@ -264,3 +283,14 @@ class EventStore(Protocol):
         """One delivering job per webhook at a time, as `try_lock` is for folds."""
 
     def unlock_webhook(self, battle_id: str, webhook_id: str, owner: str) -> None: ...
+
+    # --- Idempotency-Keys of the battle's webhook operations (their own, apart from the commands') --------
+    def hold_request(self, battle_id: str, key: str, fingerprint: str, lease_ms: int) -> RequestRecord | None:
+        """Take the key for the request of `fingerprint` for `lease_ms`: None when taken now; else what it
+        holds (another request's fingerprint, and its answer unless that one is still in flight)."""
+
+    def answer_request(self, battle_id: str, key: str, fingerprint: str, answer: str, ttl_ms: int) -> None:
+        """Keep the answer a repeat of the key replays, for `ttl_ms`."""
+
+    def release_request(self, battle_id: str, key: str, fingerprint: str) -> None:
+        """Give the key up unanswered (the request was refused or failed), if this request still holds it."""

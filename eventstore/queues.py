@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 SERIALIZER = "rq.serializers.JSONSerializer"  # jobs take JSON-simple arguments (STYLE §9)
+# a webhook's delivery job claimed but lost before it ran is enqueued again by the reconciler after this
+WEBHOOK_CLAIM_TTL_MS = 60_000
 REPLAY_KEEP_S = 24 * 3600  # how long a finished or failed replay answers `GET .../replays/{job}`
 
 
@@ -46,6 +48,12 @@ DELIVER_WEBHOOK = JobSpec(
     queue="siege-webhooks",
     path="workers.jobs.deliver_webhook",
     timeout_s=180,  # above the delivery's budget (60 s) plus one attempt's timeouts
+    result_ttl_s=60,
+)
+SEND_WEBHOOK = JobSpec(
+    queue=DELIVER_WEBHOOK.queue,  # the webhook worker's: the API never posts to a receiver itself
+    path="workers.jobs.send_webhook",
+    timeout_s=60,  # one attempt: resolving, then the delivery's timeouts
     result_ttl_s=60,
 )
 # the webhook worker's queue: a slow receiver holds up only other deliveries, never a fold

@@ -148,7 +148,9 @@ class TokenRecord:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class WebhookRecord:
     """A registered webhook; `secret` is kept as is because every delivery is signed with it (the API shows
-    it once, at registration). `types` are the CloudEvent types it is sent, `language` its summaries'."""
+    it once, at registration, and once at each roll). `types` are the CloudEvent types it is sent,
+    `language` its summaries'. After a roll, `previous_secret` signs every delivery too until
+    `previous_expires_at`, so a receiver can switch secrets without refusing one."""
 
     id: str
     url: str
@@ -156,6 +158,9 @@ class WebhookRecord:
     language: str
     secret: str
     created_at: str
+    start_version: int = 0  # the projected version at registration (set by the store): delivery starts after
+    previous_secret: str | None = None
+    previous_expires_at: str | None = None  # UTC ISO 8601
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -168,20 +173,35 @@ class WebhookProgress:
     failing_since: str | None = None  # UTC ISO 8601
     next_retry_at: str | None = None  # UTC ISO 8601
     failed: bool = False  # failing for the whole retry horizon: no more attempts
+    epoch: int = 0  # bumped by each recovery: a job that read an older one saves nothing (it was superseded)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeliveryAttempt:
-    """One POST of one version: `status` is `delivered` (a 2xx), `failed` (any other answer, a timeout, a
-    reset) or `refused` (the host resolved to an address webhooks may not reach)."""
+    """One line of a webhook's deliveries log. A POST (`kind` outcome, redelivery or test) has a `status`:
+    `delivered` (a 2xx), `failed` (any other answer, a timeout, a reset) or `refused` (the host resolved to
+    an address webhooks may not reach). A change to the webhook (`secret_rolled`, `secret_dropped`,
+    `recovered`) sent nothing: its `status` is None and `note` says what changed."""
 
     at: str
-    version: int
-    status: str
+    version: int | None  # None: no outcome's (a test event, a secret's roll)
+    status: str | None
     code: int | None
     duration_ms: float
     error: str | None
     next_retry_at: str | None
+    kind: str = "outcome"
+    event_id: str | None = None  # the webhook-id sent
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RequestRecord:
+    """What an Idempotency-Key of a battle's webhook operations holds: the fingerprint of the request that
+    took it and, once that one was answered, the answer a repeat replays (None while it is in flight)."""
+
+    fingerprint: str
+    answer: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

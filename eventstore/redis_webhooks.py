@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Sequence
 
 from eventstore import keys, lua
 from eventstore.config import RedisClient
 from eventstore.errors import UnknownBattle
 from eventstore.protocol import ATTEMPTS_KEPT
-from eventstore.records import DeliveryAttempt, WebhookProgress, WebhookRecord
+from eventstore.records import DeliveryAttempt, RequestRecord, WebhookProgress, WebhookRecord
 from eventstore.stream_fields import text
-from eventstore.webhook_records import attempt_from, dumps, progress_from, webhook_from
+from eventstore.webhook_records import attempt_from, dumps, progress_from, request_from, webhook_from
 
 
 class RedisWebhooks:
@@ -22,6 +23,9 @@ class RedisWebhooks:
         self._delete_webhook_script = lua.register(client, "delete_webhook")
         self._webhook_lock_script = lua.register(client, "lock")
         self._webhook_unlock_script = lua.register(client, "unlock")
+        self._replace_webhook_script = lua.register(client, "replace_webhook")
+        self._recover_webhook_script = lua.register(client, "recover_webhook")
+        self._note_webhook_script = lua.register(client, "note_webhook")
 
     def add_webhook(self, battle_id: str, webhook: WebhookRecord) -> WebhookProgress:
         script_keys = [
@@ -89,8 +93,34 @@ class RedisWebhooks:
             keys.webhook_progress(battle_id),
             keys.webhook_attempts(battle_id, webhook_id),
         ]
-        args = [webhook_id, dumps(progress), dumps(attempt) if attempt else "", ATTEMPTS_KEPT]
+        args = [webhook_id, dumps(progress), dumps(attempt) if attempt else "", ATTEMPTS_KEPT, progress.epoch]
         return bool(self._progress_script(keys=script_keys, args=args))
+
+    def replace_webhook(
+        self, battle_id: str, webhook: WebhookRecord, read_secret: str, note: DeliveryAttempt | None = None
+    ) -> bool:
+        script_keys = [keys.webhooks(battle_id), keys.webhook_attempts(battle_id, webhook.id)]
+        args = [webhook.id, read_secret, dumps(webhook), dumps(note) if note else "", ATTEMPTS_KEPT]
+        return bool(self._replace_webhook_script(keys=script_keys, args=args))
+
+    def recover_webhook(
+        self, battle_id: str, webhook_id: str, cursor: int | None, note: DeliveryAttempt
+    ) -> WebhookProgress | None:
+        script_keys = [
+            keys.webhooks(battle_id),
+            keys.webhook_progress(battle_id),
+            keys.webhook_claims(battle_id),
+            keys.webhook_attempts(battle_id, webhook_id),
+        ]
+        args = [webhook_id, "" if cursor is None else cursor, dumps(note), ATTEMPTS_KEPT]
+        fresh = self._recover_webhook_script(keys=script_keys, args=args)
+        return None if fresh is None else progress_from(fresh)
+
+    def note_webhook(self, battle_id: str, webhook_id: str, note: DeliveryAttempt) -> bool:
+        script_keys = [keys.webhooks(battle_id), keys.webhook_attempts(battle_id, webhook_id)]
+        return bool(
+            self._note_webhook_script(keys=script_keys, args=[webhook_id, dumps(note), ATTEMPTS_KEPT])
+        )
 
     def delivery_attempts(self, battle_id: str, webhook_id: str, *, limit: int = 50) -> list[DeliveryAttempt]:
         if limit <= 0:
@@ -124,3 +154,24 @@ class RedisWebhooks:
 
     def unlock_webhook(self, battle_id: str, webhook_id: str, owner: str) -> None:
         self._webhook_unlock_script(keys=[keys.webhook_lock(battle_id, webhook_id)], args=[owner])
+
+    def hold_request(self, battle_id: str, key: str, fingerprint: str, lease_ms: int) -> RequestRecord | None:
+        name = _request_key(battle_id, key)
+        for _ in range(3):  # what was held may expire between the SET and the GET: then try to take it again
+            if self._client.set(name, fingerprint, nx=True, px=max(lease_ms, 1)):
+                return None
+            held = self._client.get(name)
+            if held is not None:
+                return request_from(held)
+        raise RuntimeError(f"the Idempotency-Key record of battle {battle_id} kept changing")
+
+    def answer_request(self, battle_id: str, key: str, fingerprint: str, answer: str, ttl_ms: int) -> None:
+        self._client.set(_request_key(battle_id, key), f"{fingerprint} {answer}", px=max(int(ttl_ms), 1))
+
+    def release_request(self, battle_id: str, key: str, fingerprint: str) -> None:
+        # only while it still holds our in-flight fingerprint: past its lease it may be another request's
+        self._webhook_unlock_script(keys=[_request_key(battle_id, key)], args=[fingerprint])
+
+
+def _request_key(battle_id: str, key: str) -> str:
+    return keys.webhook_request(battle_id, hashlib.sha256(key.encode()).hexdigest())

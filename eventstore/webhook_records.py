@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from eventstore.canonical import canonical_json
-from eventstore.records import DeliveryAttempt, WebhookProgress, WebhookRecord
+from eventstore.records import DeliveryAttempt, RequestRecord, WebhookProgress, WebhookRecord
 from eventstore.stream_fields import text
 
 
@@ -26,3 +26,9 @@ def progress_from(raw: Any) -> WebhookProgress:
 
 def attempt_from(raw: Any) -> DeliveryAttempt:
     return DeliveryAttempt(**json.loads(text(raw)))
+
+
+def request_from(raw: Any) -> RequestRecord:
+    """`<fingerprint>` while the first request is in flight, `<fingerprint> <answer>` once it answered."""
+    fingerprint, _, answer = text(raw).partition(" ")
+    return RequestRecord(fingerprint=fingerprint, answer=answer if answer else None)

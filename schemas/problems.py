@@ -28,13 +28,32 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "webhook-not-found": (404, "the battle has no such webhook"),
     "method-not-allowed": (405, "the path does not take this method; `Allow` lists those it takes"),
     "idempotency-key-in-flight": (409, "the first request with this Idempotency-Key is still being answered"),
-    "contention": (409, "other commands kept landing first; nothing was appended, send it again"),
+    "contention": (
+        409,
+        "other commands (or rolls of the webhook's secret) kept landing first; nothing was done, send it "
+        "again",
+    ),
+    "webhook-secret-overlap": (
+        409,
+        "the secret before the webhook's last roll still signs (until `previous_secret_expires_at`): roll "
+        "again after it, or with `overlap_s` 0",
+    ),
+    "webhook-active": (409, "the webhook is active: nothing to recover without a `from_version`"),
+    "outcome-pending": (409, "the version's outcome is not decided yet; retry after `Retry-After`"),
     "stale-version": (412, "If-Match does not name the head; `current_version` does"),
     "body-too-large": (413, "the body is over the limit (`max_bytes`), or chunked"),
     "unsupported-media-type": (415, "the body must be application/json"),
     "validation": (422, "the body or parameters do not fit the schema; `errors` names the fields"),
-    "idempotency-key-reused": (422, "this Idempotency-Key was used with another body (`version`)"),
-    "import-invalid": (422, "the export does not verify: `version`, `kind`, `reason` and `line` say where"),
+    "idempotency-key-reused": (
+        422,
+        "this Idempotency-Key was used with another body (a command's: `version`) or, for a webhook "
+        "operation, on another path",
+    ),
+    "import-invalid": (
+        422,
+        "the export does not verify, or an entry holds input the API refuses (`kind` `refused`): `version`, "
+        "`kind`, `reason` and `line` say where",
+    ),
     "import-not-concluded": (422, "the export is of a battle not concluded yet: it cannot carry the seed"),
     "unsupported-rules": (
         409,
@@ -55,6 +74,7 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "too-many-streams": (503, "this API process holds its cap of open streams; retry after `Retry-After`"),
     "battle-streams-full": (429, "the battle holds its share of this process's streams; close one first"),
     "too-many-tokens": (409, "the battle has its cap of live tokens; revoke one first"),
+    "orders-hidden": (409, "an export is whole, and orders are hidden from this token until revealed"),
     "token-streams-full": (429, "the token holds its share of this process's streams; close one first"),
 }
 
@@ -99,6 +119,9 @@ class ProblemSchema(Schema):
     supported = fields.List(
         fields.String(),
         metadata={"description": "import-unsupported-rules: the ruleset's versions this release folds"},
+    )
+    previous_secret_expires_at = fields.String(
+        metadata={"description": "webhook-secret-overlap: until when the secret before the last roll signs"}
     )
     max_bytes = fields.Integer(
         metadata={"description": "body-too-large: the largest body accepted, in bytes"}

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
+from datetime import datetime
 from typing import Any
 
 from eventstore.protocol import EventStore
 from eventstore.records import WebhookProgress, WebhookRecord
-from service.clock import utc_now
+from service.clock import now, parse_iso, utc_now
 from service.problems import Problem, validation_problem
 from summaries.catalogs import DEFAULT
 from webhooks import guard
@@ -55,35 +56,54 @@ def register(
         created_at=utc_now(),
     )
     progress = store.add_webhook(battle_id, record)
+    record = dataclasses.replace(record, start_version=progress.cursor)  # as the store keeps it
     return {**webhook_view(record, progress), "secret": record.secret}
 
 
 def webhook_view(record: WebhookRecord, progress: WebhookProgress | None) -> dict[str, Any]:
-    """What is shown of a webhook: never its secret."""
+    """What is shown of a webhook: never its secrets."""
     progress = progress or WebhookProgress(cursor=0)
-    state = "failed" if progress.failed else "retrying" if progress.failures else "active"
     return {
         "id": record.id,
         "url": record.url,
         "types": list(record.types),
         "language": record.language,
         "created_at": record.created_at,
-        "state": state,
+        "start_version": record.start_version,
+        "state": state_of(progress),
         "delivered_version": progress.cursor,
         "failing_since": progress.failing_since,
         "next_retry_at": progress.next_retry_at,
+        "previous_secret_expires_at": overlap_until(record, now()),
     }
 
 
+def state_of(progress: WebhookProgress) -> str:
+    return "failed" if progress.failed else "retrying" if progress.failures else "active"
+
+
+def overlap_until(record: WebhookRecord, moment: datetime) -> str | None:
+    """Until when the secret before the last roll still signs, while it does."""
+    until = record.previous_expires_at
+    if record.previous_secret is None or until is None or parse_iso(until) <= moment:
+        return None
+    return until
+
+
 def deliveries_view(store: EventStore, battle_id: str, webhook_id: str, limit: int) -> dict[str, Any]:
-    record = store.webhook(battle_id, webhook_id)
-    if record is None:
-        raise no_such_webhook(battle_id, webhook_id)
+    record = found(store, battle_id, webhook_id)
     attempts = store.delivery_attempts(battle_id, webhook_id, limit=limit)
     return {
         **webhook_view(record, store.webhook_progress(battle_id, webhook_id)),
         "attempts": [dataclasses.asdict(attempt) for attempt in attempts],
     }
+
+
+def found(store: EventStore, battle_id: str, webhook_id: str) -> WebhookRecord:
+    record = store.webhook(battle_id, webhook_id)
+    if record is None:
+        raise no_such_webhook(battle_id, webhook_id)
+    return record
 
 
 def no_such_webhook(battle_id: str, webhook_id: str) -> Problem:

@@ -15,9 +15,21 @@ from cloudevents.core.v1.event import CloudEvent
 from standardwebhooks import Webhook
 
 APPLIED, REJECTED = "siege.outcome.applied", "siege.outcome.rejected"
-TYPES = (APPLIED, REJECTED)
+TYPES = (APPLIED, REJECTED)  # the outcomes' types, which a webhook may ask for
+TEST_TYPE = "siege.webhook.test"  # sent when the GM asks (POST .../test), to every webhook whatever its types
+EVENT_TYPES = (*TYPES, TEST_TYPE)
 SECRET_PREFIX = "whsec_"
 DATA_CONTENT_TYPE = "application/json"
+CONTENT_TYPE = "application/cloudevents+json"  # the structured mode's, as `to_structured` gives it
+# the Standard Webhooks headers of every delivery
+ID_HEADER, TIMESTAMP_HEADER, SIGNATURE_HEADER = "webhook-id", "webhook-timestamp", "webhook-signature"
+# `webhook-signature`: one `v1,<base64 HMAC-SHA256>` per secret, space-separated (two during a roll's overlap)
+SIGNATURE_PATTERN = r"^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)*$"
+# the lines of a webhook's deliveries log: what was POSTed, then the changes to it that sent nothing
+OUTCOME, REDELIVERY, TEST = "outcome", "redelivery", "test"
+SECRET_ROLLED, SECRET_DROPPED, RECOVERED = "secret_rolled", "secret_dropped", "recovered"
+SENT_KINDS = (OUTCOME, REDELIVERY, TEST)
+LOG_KINDS = (*SENT_KINDS, SECRET_ROLLED, SECRET_DROPPED, RECOVERED)
 _FORMAT = JSONFormat()
 
 
@@ -44,6 +56,11 @@ def message_id(battle_id: str, version: int) -> str:
     return f"{battle_id}:{version}"
 
 
+def probe_id(battle_id: str) -> str:
+    """A test event's `id`: never a version's, so a receiver's dedupe never mistakes it for an outcome."""
+    return f"{battle_id}:test:{secrets.token_hex(8)}"
+
+
 def body(source: str, battle_id: str, outcome: dict[str, Any], recorded_at: str) -> tuple[str, bytes, str]:
     """`(id, body, content type)` of the event telling `outcome` (as `GET .../events/{v}` serves it); its
     `time` is when the command was recorded, so a retry posts the very same bytes."""
@@ -59,21 +76,46 @@ def body(source: str, battle_id: str, outcome: dict[str, Any], recorded_at: str)
     moment = _moment(recorded_at)
     if moment is not None:
         attributes["time"] = moment
-    structured = to_structured(CloudEvent(attributes, outcome), _FORMAT)
-    return attributes["id"], structured.body, structured.headers["content-type"]
+    return _structured(attributes, outcome)
 
 
-def signed(secret: str, event_id: str, payload: bytes, content_type: str, now: datetime) -> Message:
-    """The headers of one attempt: `webhook-timestamp` is the attempt's, so each retry is signed anew."""
+def probe_body(
+    source: str, event_id: str, battle_id: str, webhook_id: str, requested_at: str
+) -> tuple[str, bytes, str]:
+    """`(id, body, content type)` of a test event: the envelope of every delivery, `data` naming the battle
+    and the webhook, `time` when the GM asked for it; it tells no outcome, so it has no `subject`."""
+    attributes: dict[str, Any] = {
+        "specversion": "1.0",
+        "id": event_id,
+        "source": source,
+        "type": TEST_TYPE,
+        "datacontenttype": DATA_CONTENT_TYPE,
+    }
+    moment = _moment(requested_at)
+    if moment is not None:
+        attributes["time"] = moment
+    return _structured(attributes, {"battle_id": battle_id, "webhook_id": webhook_id})
+
+
+def signed(keys: tuple[str, ...], event_id: str, payload: bytes, content_type: str, now: datetime) -> Message:
+    """The headers of one attempt: `webhook-timestamp` is the attempt's, so each retry is signed anew. One
+    signature per secret, space-separated as Standard Webhooks lists them (the newest secret first): a
+    receiver verifying with any one of them accepts the delivery."""
     moment = now.astimezone(UTC)
-    signature = Webhook(secret).sign(event_id, moment, payload.decode("utf-8"))
+    text = payload.decode("utf-8")
+    signature = " ".join(Webhook(secret).sign(event_id, moment, text) for secret in keys)
     headers = {
         "content-type": content_type,
-        "webhook-id": event_id,
-        "webhook-timestamp": str(int(moment.timestamp())),
-        "webhook-signature": signature,
+        ID_HEADER: event_id,
+        TIMESTAMP_HEADER: str(int(moment.timestamp())),
+        SIGNATURE_HEADER: signature,
     }
     return Message(id=event_id, body=payload, headers=headers)
+
+
+def _structured(attributes: dict[str, Any], data: dict[str, Any]) -> tuple[str, bytes, str]:
+    structured = to_structured(CloudEvent(attributes, data), _FORMAT)
+    return str(attributes["id"]), structured.body, structured.headers["content-type"]
 
 
 def _moment(recorded_at: str) -> datetime | None:

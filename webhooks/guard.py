@@ -6,6 +6,7 @@ each delivery, on the addresses then resolved, which are the ones connected to (
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +22,8 @@ Resolve = Callable[[str, int], Sequence[str]]
 # the first flag that holds names the refusal, most specific first (link-local counts as private too);
 # `is_global` catches the rest (100.64/10 and the like)
 NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052's well-known prefix: the last 32 bits are IPv4
-KINDS = ("loopback", "link_local", "unspecified", "multicast", "reserved", "private")
+KINDS = ("loopback", "link_local", "site_local", "unspecified", "multicast", "reserved", "private")
+UNSENDABLE = re.compile(r"[\x00-\x20\x7f]")  # no request line can carry them: refused, not retried 24 h
 # getaddrinfo cannot be interrupted: it runs here, and a caller waits for it only so long (a stuck
 # lookup holds one of these threads until the resolver gives up; one that timed out while queued is dropped)
 _resolvers = ThreadPoolExecutor(4, thread_name_prefix="webhook-resolve")
@@ -70,11 +72,18 @@ def split(url: str) -> SplitResult:
     """The URL's parts, or Refused naming what is wrong with its form (nothing is resolved here)."""
     if len(url) > MAX_URL_CHARS:
         raise Refused(f"The URL is {len(url)} characters long; at most {MAX_URL_CHARS} are taken.")
+    if found := UNSENDABLE.search(url):
+        raise Refused(
+            f"The URL holds {found[0]!r} at {found.start()}: spaces and control characters (CR, LF, NUL...) "
+            "cannot be sent; percent-encode them."
+        )
     try:
         parts = urlsplit(url)
-        parts.port  # noqa: B018  (a port out of range or not a number raises here)
+        port = parts.port  # a port out of range or not a number raises here
     except ValueError as error:
         raise Refused(f"The URL cannot be read: {error}.") from None
+    if port == 0:
+        raise Refused("The URL names port 0, which no receiver listens on.")
     if parts.scheme.lower() not in SCHEMES:
         raise Refused(f"Only http and https URLs are delivered to, not {parts.scheme or 'a bare path'}.")
     if not parts.hostname:
@@ -89,7 +98,7 @@ def target(url: str, allow: Allow, resolve: Resolve | None = None) -> Target:
     The caller connects to `address`, so what was checked is what is reached."""
     parts = split(url)
     host = str(parts.hostname).lower().rstrip(".")
-    port = parts.port or SCHEMES[parts.scheme.lower()]
+    port = parts.port if parts.port is not None else SCHEMES[parts.scheme.lower()]
     addresses = _resolved(host, port, resolve or system_resolve)
     if host not in allow.hosts:
         for address in addresses:
@@ -112,7 +121,7 @@ def check_address(address: Address, allow: Allow) -> None:
         for embedded in inner:
             check_address(embedded, allow)
         return
-    kind = next((k for k in KINDS if getattr(address, f"is_{k}")), None)
+    kind = next((k for k in KINDS if getattr(address, f"is_{k}", False)), None)  # site-local: IPv6 only
     if kind is None and not address.is_global:
         kind = "reserved"
     if kind is not None:

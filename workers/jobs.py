@@ -16,6 +16,7 @@ from telemetry.metrics import JOB_SECONDS
 from workers import deps
 from workers.drain import drain_pending
 from workers.replay import Mode, rebuild, verify
+from workers.webhook_once import Kind, send_once
 from workers.webhooks import Deliverer, deliver
 
 log = logging.getLogger("siege.job")
@@ -45,6 +46,32 @@ def deliver_webhook(battle_id: str, webhook_id: str) -> dict[str, object]:
     return _reported(
         "deliver_webhook",
         lambda: asdict(deliver(run, battle_id, webhook_id)),
+        battle=battle_id,
+        webhook=webhook_id,
+    )
+
+
+def send_webhook(
+    battle_id: str, webhook_id: str, kind: Kind, event_id: str, requested_at: str, version: int | None = None
+) -> dict[str, object]:
+    """Behind `POST .../webhooks/{wid}/test` and `.../deliveries/{v}/redeliver`: one event, once (see
+    workers.webhook_once), on the webhook queue."""
+    if kind not in ("test", "redelivery"):
+        raise ValueError(f"unknown one-off webhook send {kind!r}")
+    run = Deliverer(store=deps.store(), settings=deps.webhook_settings(), requeue=deps.enqueue_webhook)
+    return _reported(
+        f"send_webhook_{kind}",
+        lambda: asdict(
+            send_once(
+                run,
+                battle_id,
+                webhook_id,
+                kind=kind,
+                event_id=event_id,
+                requested_at=requested_at,
+                version=version,
+            )
+        ),
         battle=battle_id,
         webhook=webhook_id,
     )

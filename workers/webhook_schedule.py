@@ -12,10 +12,11 @@ from datetime import datetime
 from redis.exceptions import RedisError
 
 from eventstore.protocol import EventStore
+from eventstore.queues import WEBHOOK_CLAIM_TTL_MS
 from eventstore.records import WebhookProgress
 from workers import clock
 
-CLAIM_TTL_MS = 60_000  # a claimed job lost before it ran is enqueued again by the reconciler after this
+CLAIM_TTL_MS = WEBHOOK_CLAIM_TTL_MS  # a claimed job lost before it ran is enqueued again after this
 Enqueue = Callable[[str, str], None]  # (battle, webhook) -> one delivery job
 # how long a fold takes a battle's having webhooks or not as known: a registration the folds miss meanwhile
 # loses nothing, since its cursor lags the projection and the reconciler's next pass (every second or so)

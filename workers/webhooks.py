@@ -25,7 +25,9 @@ from workers.webhook_schedule import CLAIM_TTL_MS, Enqueue
 BATCH = 50  # outcomes read per round trip
 BUDGET_S = 60.0  # a job that never catches up hands over to a fresh one before RQ's timeout
 LOCK_WAIT_S = 1.0  # a job finding the webhook locked waits this long, then leaves it to the holder
-Ending = Literal["caught_up", "failing", "failed", "waiting", "busy", "gone", "handed_off"]
+# superseded: a recovery moved the webhook on while this job delivered; a fresh job takes over
+Status = Literal["delivered", "failed", "refused"]  # of one POST, as its deliveries log says
+Ending = Literal["caught_up", "failing", "failed", "waiting", "busy", "gone", "handed_off", "superseded"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -65,7 +67,7 @@ def deliver(run: Deliverer, battle_id: str, webhook_id: str) -> Delivered:
     if done.retry_in_s is not None:  # no job per fold while the receiver is down: the retry is due later
         store.release_webhook(battle_id, webhook_id)  # a claim a woken job left must not outlast the due time
         store.claim_webhooks(battle_id, max(int(done.retry_in_s * 1000), 1), [webhook_id])
-    elif done.ending in ("caught_up", "handed_off"):
+    elif done.ending in ("caught_up", "handed_off", "superseded"):
         store.release_webhook(battle_id, webhook_id)
         if done.cursor is not None and store.projected_version(battle_id) > done.cursor:
             _requeue(run, battle_id, webhook_id)  # outcomes landed after the last read
@@ -93,12 +95,12 @@ def _deliver_locked(run: Deliverer, battle_id: str, webhook_id: str, owner: str)
         return Delivered(ending="gone")
     if progress.failed:
         return Delivered(ending="failed", cursor=progress.cursor)
+    hook = current(run, battle_id, hook)
     if progress.next_retry_at is not None:
         wait_s = (clock.parse(progress.next_retry_at) - run.now()).total_seconds()
         if wait_s > 0:
             return Delivered(ending="waiting", cursor=progress.cursor, retry_in_s=wait_s)
-    created = store.entry(battle_id, 1)
-    ruleset = str(created.data.get("ruleset")) if created else ""  # unknown: summaries fall back to codes
+    ruleset = ruleset_of(store, battle_id)
     deadline, delivered, skipped = time.monotonic() + run.budget_s, 0, 0
     while time.monotonic() < deadline:
         outcomes = store.outcomes(battle_id, after=progress.cursor, limit=BATCH)
@@ -112,14 +114,52 @@ def _deliver_locked(run: Deliverer, battle_id: str, webhook_id: str, owner: str)
                 continue
             attempt, progress = _attempt(run, battle_id, hook, progress, told, entry.recorded_at)
             if not store.save_webhook_progress(battle_id, webhook_id, progress, attempt):
-                return Delivered(ending="gone", delivered=delivered)  # deleted while we were sending
+                return _unsaved(run, battle_id, webhook_id, delivered)
             if attempt.status != "delivered":
                 return _failing(progress, delivered, skipped, run.now())
             delivered += 1
             store.try_lock_webhook(battle_id, webhook_id, owner, run.lock_ttl_ms)  # renewed per attempt
         if skipped and not store.save_webhook_progress(battle_id, webhook_id, progress):
-            return Delivered(ending="gone", delivered=delivered)
+            return _unsaved(run, battle_id, webhook_id, delivered)
     return Delivered(ending="handed_off", delivered=delivered, skipped=skipped, cursor=progress.cursor)
+
+
+def _unsaved(run: Deliverer, battle_id: str, webhook_id: str, delivered: int) -> Delivered:
+    """Deleted while we were sending, or recovered (its epoch moved on): then a fresh job delivers."""
+    if run.store.webhook(battle_id, webhook_id) is None:
+        return Delivered(ending="gone", delivered=delivered)
+    progress = run.store.webhook_progress(battle_id, webhook_id)
+    cursor = progress.cursor if progress is not None else None
+    return Delivered(ending="superseded", delivered=delivered, cursor=cursor)
+
+
+def signing_keys(hook: WebhookRecord, now: datetime) -> tuple[str, ...]:
+    """The secrets a delivery is signed with: the webhook's, and during a roll's overlap the one before."""
+    if hook.previous_secret and hook.previous_expires_at and clock.parse(hook.previous_expires_at) > now:
+        return (hook.secret, hook.previous_secret)
+    return (hook.secret,)
+
+
+def current(run: Deliverer, battle_id: str, hook: WebhookRecord) -> WebhookRecord:
+    """The registration with a previous secret whose overlap ended erased, and the deliveries log told so
+    (once: a roll in between leaves it to the next read)."""
+    if hook.previous_secret is None or signing_keys(hook, run.now()) != (hook.secret,):
+        return hook
+    dropped = replace(hook, previous_secret=None, previous_expires_at=None)
+    line = DeliveryAttempt(
+        at=clock.iso(run.now()),
+        version=None,
+        status=None,
+        code=None,
+        duration_ms=0.0,
+        error=None,
+        next_retry_at=None,
+        kind=event.SECRET_DROPPED,
+        note=f"the previous secret's overlap ended at {hook.previous_expires_at}: it signs no more",
+    )
+    if run.store.replace_webhook(battle_id, dropped, hook.secret, line):
+        return dropped
+    return run.store.webhook(battle_id, hook.id) or dropped
 
 
 def _attempt(
@@ -130,21 +170,12 @@ def _attempt(
     told: dict[str, Any],
     recorded_at: str,
 ) -> tuple[DeliveryAttempt, WebhookProgress]:
-    """POST one outcome (after checking, again, where the URL's host resolves now) and say what it did."""
+    """POST one outcome and say what it did, and where that leaves the webhook."""
     version, moment = int(told["version"]), run.now()
-    try:
-        resolve = guard.bounded(run.resolve or guard.system_resolve, run.settings.resolve_timeout_s)
-        target = guard.target(hook.url, run.settings.allow, resolve)
-    except guard.Refused as refused:
-        answer, status = send.Answer(code=None, error=str(refused), duration_ms=0.0), "refused"
-    else:
-        event_id, payload, content_type = event.body(
-            run.settings.source(battle_id), battle_id, told, recorded_at
-        )
-        message = event.signed(hook.secret, event_id, payload, content_type, moment)
-        answer = send.post(target, message, run.settings.timeout_s)
-        status = "delivered" if answer.ok else "failed"
-    progress = WebhookProgress(cursor=version) if answer.ok else _backoff(run, progress, moment)
+    built = event.body(run.settings.source(battle_id), battle_id, told, recorded_at)
+    answer, status = post_signed(run, hook, built, moment)
+    done = WebhookProgress(cursor=version, epoch=progress.epoch)
+    progress = done if answer.ok else _backoff(run, progress, moment)
     attempt = DeliveryAttempt(
         at=clock.iso(moment),
         version=version,
@@ -153,19 +184,40 @@ def _attempt(
         duration_ms=answer.duration_ms,
         error=answer.error,
         next_retry_at=progress.next_retry_at,
+        event_id=event.message_id(battle_id, version),
     )
     return attempt, progress
+
+
+def post_signed(
+    run: Deliverer, hook: WebhookRecord, built: tuple[str, bytes, str], moment: datetime
+) -> tuple[send.Answer, Status]:
+    """POST one event (`(id, body, content type)`), signed with the webhook's secrets, after checking, again,
+    where the URL's host resolves now; the answer and the attempt's status."""
+    try:
+        resolve = guard.bounded(run.resolve or guard.system_resolve, run.settings.resolve_timeout_s)
+        target = guard.target(hook.url, run.settings.allow, resolve)
+    except guard.Refused as refused:
+        return send.Answer(code=None, error=str(refused), duration_ms=0.0), "refused"
+    event_id, payload, content_type = built
+    message = event.signed(signing_keys(hook, moment), event_id, payload, content_type, moment)
+    answer = send.post(target, message, run.settings.timeout_s)
+    return answer, "delivered" if answer.ok else "failed"
+
+
+def ruleset_of(store: EventStore, battle_id: str) -> str:
+    """The battle's ruleset, which its summaries are told in ("" when unknown: they fall back to codes)."""
+    created = store.entry(battle_id, 1)
+    return str(created.data.get("ruleset")) if created else ""
 
 
 def _backoff(run: Deliverer, progress: WebhookProgress, moment: datetime) -> WebhookProgress:
     since = progress.failing_since or clock.iso(moment)
     failures = progress.failures + 1
     if gives_up((moment - clock.parse(since)).total_seconds(), run.settings):
-        return WebhookProgress(cursor=progress.cursor, failures=failures, failing_since=since, failed=True)
+        return replace(progress, failures=failures, failing_since=since, next_retry_at=None, failed=True)
     due = clock.later(moment, retry_delay_s(failures, run.settings))
-    return WebhookProgress(
-        cursor=progress.cursor, failures=failures, failing_since=since, next_retry_at=clock.iso(due)
-    )
+    return replace(progress, failures=failures, failing_since=since, next_retry_at=clock.iso(due))
 
 
 def _failing(progress: WebhookProgress, delivered: int, skipped: int, moment: datetime) -> Delivered:

@@ -1,18 +1,27 @@
 """`/battles/{id}/webhooks`: the GM registers URLs to be sent each outcome (signed CloudEvents), lists them,
-removes them and reads their delivery attempts; the webhook worker delivers (workers/webhooks.py)."""
+removes them and reads their deliveries log; rolls a secret, recovers a webhook, sends one outcome again or
+a test event (service/webhook_ops.py). The webhook worker delivers (workers/webhooks.py)."""
 
 from __future__ import annotations
 
-from flask import Response
+from typing import Any
+
+from flask import Response, request
 from marshmallow import RAISE
 
 from schemas.webhooks import (
+    DEFAULT_OVERLAP_S,
     DeliveriesQuerySchema,
+    EmptySchema,
+    RecoverSchema,
+    SecretRollSchema,
     WebhookCreatedSchema,
     WebhookCreateSchema,
     WebhookDeliveriesSchema,
     WebhookSchema,
+    WebhookSendSchema,
 )
+from service import keyed, webhook_ops
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.httpio import NO_STORE, NO_STORE_DOC, json_response, read_json
@@ -22,7 +31,23 @@ blp = Blueprint(
     "webhooks", __name__, url_prefix="/battles", description="Webhooks: each outcome posted to a URL, signed."
 )
 _create_schema = WebhookCreateSchema()
+_roll_schema, _recover_schema, _empty_schema = SecretRollSchema(), RecoverSchema(), EmptySchema()
 LOCATION = {"Location": {"description": "the webhook", "schema": {"type": "string"}}}
+LOG = {
+    "Location": {
+        "description": "the webhook's deliveries log, where the send is logged",
+        "schema": {"type": "string"},
+    }
+}
+IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+    "description": "the same key and request (path and body) answer the first response again and do "
+    "nothing more; the key used for another request is a 422, a repeat while the first is still being "
+    "answered a 409; kept SIEGE_IDEMPOTENCY_TTL_S (24 h) per battle, apart from the commands' keys",
+}
+EMPTY_BODY = {"required": False, "content": {"application/json": {"schema": EmptySchema}}}
 
 
 @blp.route("/<battle_id>/webhooks", methods=["POST"])
@@ -79,3 +104,119 @@ def list_deliveries(battle_id: str, webhook_id: str, limit: int = 50) -> Respons
     deps = services()
     deps.battles.created(battle_id)
     return json_response(deliveries_view(deps.store, battle_id, webhook_id, limit))
+
+
+@blp.route("/<battle_id>/webhooks/<webhook_id>/secret", methods=["POST"])
+@blp.access("gm")
+@blp.doc(
+    requestBody={"required": False, "content": {"application/json": {"schema": SecretRollSchema}}},
+    parameters=[IDEMPOTENCY_KEY],
+)
+@blp.response(
+    200, WebhookCreatedSchema, headers=NO_STORE_DOC, description="rolled: the new secret, shown once"
+)
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
+@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def roll_webhook_secret(battle_id: str, webhook_id: str) -> Response:
+    """Roll the webhook's secret: the new one is shown once, the old one signs beside it for the overlap"""
+    body = _roll_schema.load(_optional_json())
+    deps = services()
+    deps.battles.created(battle_id)
+    overlap_s = int(body.get("overlap_s", DEFAULT_OVERLAP_S))
+    answered = keyed.once(
+        deps, battle_id, body, lambda: webhook_ops.roll_secret(deps.store, battle_id, webhook_id, overlap_s)
+    )
+    answered.headers.update(NO_STORE)
+    return answered
+
+
+@blp.route("/<battle_id>/webhooks/<webhook_id>/recover", methods=["POST"])
+@blp.access("gm")
+@blp.doc(
+    requestBody={"required": False, "content": {"application/json": {"schema": RecoverSchema}}},
+    parameters=[IDEMPOTENCY_KEY],
+)
+@blp.response(200, WebhookSchema, description="recovered: delivery resumes from the cursor shown")
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
+@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def recover_webhook(battle_id: str, webhook_id: str) -> Response:
+    """Resume a failed or retrying webhook from its cursor, or any webhook from `from_version`"""
+    body = _recover_schema.load(_optional_json())
+    deps = services()
+    deps.battles.created(battle_id)
+    return keyed.once(
+        deps,
+        battle_id,
+        body,
+        lambda: webhook_ops.recover(
+            deps.store,
+            deps.queue_redis,
+            battle_id,
+            webhook_id,
+            body.get("from_version"),
+            bool(body.get("before_registration", False)),
+        ),
+    )
+
+
+@blp.route("/<battle_id>/webhooks/<webhook_id>/deliveries/<int:version>/redeliver", methods=["POST"])
+@blp.access("gm")
+@blp.doc(requestBody=EMPTY_BODY, parameters=[IDEMPOTENCY_KEY])
+@blp.response(202, WebhookSendSchema, headers=LOG, description="queued: the webhook worker sends it once")
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
+@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+def redeliver_outcome(battle_id: str, webhook_id: str, version: int) -> Response:
+    """Send one outcome to the webhook again, once, with the id of its first delivery"""
+    body = _empty_schema.load(_optional_json())
+    deps = services()
+    deps.battles.created(battle_id)
+    return keyed.once(
+        deps,
+        battle_id,
+        body,
+        lambda: webhook_ops.redeliver(deps.store, deps.queue_redis, battle_id, webhook_id, version),
+    )
+
+
+@blp.route("/<battle_id>/webhooks/<webhook_id>/test", methods=["POST"])
+@blp.access("gm")
+@blp.doc(requestBody=EMPTY_BODY, parameters=[IDEMPOTENCY_KEY])
+@blp.response(202, WebhookSendSchema, headers=LOG, description="queued: the webhook worker sends it once")
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
+@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+def send_webhook_test(battle_id: str, webhook_id: str) -> Response:
+    """Send the webhook a signed `siege.webhook.test` event, to check a receiver and its signature code"""
+    body = _empty_schema.load(_optional_json())
+    deps = services()
+    deps.battles.created(battle_id)
+    return keyed.once(
+        deps,
+        battle_id,
+        body,
+        lambda: webhook_ops.send_test(deps.store, deps.queue_redis, battle_id, webhook_id),
+    )
+
+
+def _optional_json() -> Any:
+    """These bodies may be left out: no body reads as `{}`, any other is read as every JSON body is."""
+    if not request.get_data(cache=True):  # read here first: the cap on bodies applies as for any other
+        return {}
+    return read_json()

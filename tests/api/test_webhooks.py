@@ -81,6 +81,10 @@ def test_types_and_language_are_kept_and_delivery_starts_after_the_projected_ver
         ("https://" + "a" * 2040 + ".example/", "at most 2048"),
         ("http://user:pw@hooks.example/", "credentials"),
         ("http:///siege", "no host"),
+        ("https://hooks.example/si\r\nX-Evil: 1", "control characters"),  # once: registered, never sent
+        ("https://hooks.example/a b", "spaces"),
+        ("https://hooks.example/\x00", "control characters"),
+        ("https://hooks.example:0/siege", "port 0"),  # was taken for port 80
     ],
 )
 def test_a_url_of_the_wrong_form_is_a_422_naming_why(client: GmClient, url: str, why: str) -> None:
@@ -109,6 +113,7 @@ def test_a_url_of_the_wrong_form_is_a_422_naming_why(client: GmClient, url: str,
         ("https://172.16.0.1/hook", "private"),
         ("http://169.254.169.254/latest/meta-data", "link-local"),
         ("http://[fe80::1]/hook", "link-local"),
+        ("http://[fec0::1]/hook", "site-local"),  # deprecated (RFC 3879), yet routed inside some networks
         ("http://0.0.0.0/hook", "unspecified"),
         ("http://224.0.0.1/hook", "multicast"),
         ("http://240.0.0.1/hook", "reserved"),

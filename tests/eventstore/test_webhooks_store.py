@@ -3,11 +3,13 @@ backend through the `store` fixture (STYLE §5)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from eventstore.errors import UnknownBattle
 from eventstore.protocol import ATTEMPTS_KEPT, EventStore
-from eventstore.records import DeliveryAttempt, Projection, WebhookProgress, WebhookRecord
+from eventstore.records import DeliveryAttempt, Projection, RequestRecord, WebhookProgress, WebhookRecord
 from tests.eventstore.helpers import battle, eventually
 
 
@@ -165,3 +167,95 @@ def test_a_failed_webhook_is_never_claimed(store: EventStore) -> None:
 
     assert store.claim_webhooks("b1", 30_000) == ["wh_2"]
     assert store.claim_webhooks("b1", 30_000, ["wh_1"]) == []
+
+
+def note(kind: str, version: int | None = None, text: str = "noted") -> DeliveryAttempt:
+    return DeliveryAttempt(
+        at="2026-03-01T12:00:02.000Z",
+        version=version,
+        status=None,
+        code=None,
+        duration_ms=0.0,
+        error=None,
+        next_retry_at=None,
+        kind=kind,
+        note=text,
+    )
+
+
+def test_a_registration_keeps_the_version_it_started_after(store: EventStore) -> None:
+    battle(store, commands=3)
+    store.save_projection("b1", state=Projection(version=2, state="{}"), outcomes=[(1, "{}"), (2, "{}")])
+    store.add_webhook("b1", hook())
+    assert store.webhook("b1", "wh_1") == hook(start_version=2)
+
+
+def test_a_registration_is_replaced_only_while_its_secret_is_the_one_read(store: EventStore) -> None:
+    battle(store)
+    store.add_webhook("b1", hook())
+    rolled = hook(secret="whsec_bmV3", previous_secret="whsec_c2VjcmV0", previous_expires_at="t1")
+
+    assert store.replace_webhook("b1", rolled, "whsec_c2VjcmV0", note("secret_rolled"))
+    assert not store.replace_webhook("b1", hook(secret="whsec_b3RoZXI="), "whsec_c2VjcmV0")  # rolled since
+    assert not store.replace_webhook("b1", hook("wh_gone"), "whsec_c2VjcmV0")
+
+    assert store.webhook("b1", "wh_1") == rolled
+    assert store.delivery_attempts("b1", "wh_1") == [note("secret_rolled")]
+
+
+def test_a_recovery_clears_the_failures_moves_the_cursor_and_supersedes_a_running_job(
+    store: EventStore,
+) -> None:
+    battle(store)
+    store.add_webhook("b1", hook())
+    failed = WebhookProgress(cursor=4, failures=9, failing_since="t0", failed=True)
+    assert store.save_webhook_progress("b1", "wh_1", failed, attempt(5))
+    store.claim_webhooks("b1", 30_000, ["wh_1"])  # a claim left behind is dropped too
+
+    kept = store.recover_webhook("b1", "wh_1", None, note("recovered"))
+    assert kept == WebhookProgress(cursor=4, epoch=1)
+    rewound = store.recover_webhook("b1", "wh_1", 1, note("recovered"))
+    assert rewound == WebhookProgress(cursor=1, epoch=2)
+
+    assert store.webhook_progress("b1", "wh_1") == rewound
+    assert [(line.kind, line.version) for line in store.delivery_attempts("b1", "wh_1", limit=2)] == [
+        ("recovered", 2),
+        ("recovered", 5),
+    ]
+    assert store.claim_webhooks("b1", 30_000, ["wh_1"]) == ["wh_1"]
+    # a job that read the progress before the recovery saves nothing
+    assert not store.save_webhook_progress("b1", "wh_1", dataclasses.replace(failed, cursor=9), attempt(9))
+    assert store.save_webhook_progress("b1", "wh_1", WebhookProgress(cursor=2, epoch=2), attempt(2))
+    assert store.webhook_progress("b1", "wh_1") == WebhookProgress(cursor=2, epoch=2)
+    assert store.recover_webhook("b1", "wh_gone", None, note("recovered")) is None
+
+
+def test_a_note_is_logged_without_touching_the_progress(store: EventStore) -> None:
+    battle(store)
+    store.add_webhook("b1", hook())
+
+    assert store.note_webhook("b1", "wh_1", note("test"))
+    assert not store.note_webhook("b1", "wh_gone", note("test"))
+
+    assert store.delivery_attempts("b1", "wh_1") == [note("test")]
+    assert store.webhook_progress("b1", "wh_1") == WebhookProgress(cursor=0)
+
+
+def test_an_idempotency_key_is_held_then_answered_or_released(store: EventStore) -> None:
+    battle(store)
+    assert store.hold_request("b1", "key 1", "fp-a", 30_000) is None
+    assert store.hold_request("b1", "key 1", "fp-a", 30_000) == RequestRecord(fingerprint="fp-a")
+    assert store.hold_request("b2", "key 1", "fp-a", 30_000) is None  # keys are per battle
+
+    store.answer_request("b1", "key 1", "fp-a", '200 {"id": "wh_1"}', 30_000)
+    answered = RequestRecord(fingerprint="fp-a", answer='200 {"id": "wh_1"}')
+    assert store.hold_request("b1", "key 1", "fp-b", 30_000) == answered
+    store.release_request("b1", "key 1", "fp-a")  # an answered key is kept
+    assert store.hold_request("b1", "key 1", "fp-a", 30_000) == answered
+
+    assert store.hold_request("b1", "key 2", "fp-c", 30_000) is None
+    store.release_request("b1", "key 2", "fp-other")  # another request's release frees nothing
+    assert store.hold_request("b1", "key 2", "fp-c", 30_000) == RequestRecord(fingerprint="fp-c")
+    store.release_request("b1", "key 2", "fp-c")
+    assert store.hold_request("b1", "key 2", "fp-d", 50) is None
+    assert eventually(lambda: store.hold_request("b1", "key 2", "fp-e", 30_000) is None)  # the lease lapsed

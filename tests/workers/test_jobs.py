@@ -6,11 +6,21 @@ import importlib
 
 import pytest
 
-from eventstore.queues import PROJECT_PENDING, REPLAY, WORKER_QUEUES, JobSpec
+from eventstore.queues import (
+    DELIVER_WEBHOOK,
+    PROJECT_PENDING,
+    REPLAY,
+    SEND_WEBHOOK,
+    WEBHOOK_QUEUES,
+    WORKER_QUEUES,
+    JobSpec,
+)
 from launcher import commands
 
 
-@pytest.mark.parametrize("spec", [PROJECT_PENDING, REPLAY], ids=lambda spec: spec.path)
+@pytest.mark.parametrize(
+    "spec", [PROJECT_PENDING, REPLAY, DELIVER_WEBHOOK, SEND_WEBHOOK], ids=lambda spec: spec.path
+)
 def test_each_job_path_names_a_function_of_workers_jobs(spec: JobSpec) -> None:
     module, _, name = spec.path.rpartition(".")
     assert module == "workers.jobs"
@@ -21,6 +31,12 @@ def test_each_job_path_names_a_function_of_workers_jobs(spec: JobSpec) -> None:
 def test_each_job_queue_has_workers_listening(spec: JobSpec) -> None:
     assert spec.queue in WORKER_QUEUES
     assert spec.queue in commands.worker("redis://127.0.0.1:6379/0")
+
+
+@pytest.mark.parametrize("spec", [DELIVER_WEBHOOK, SEND_WEBHOOK], ids=lambda spec: spec.path)
+def test_each_webhook_job_goes_to_the_webhook_worker(spec: JobSpec) -> None:
+    assert spec.queue in WEBHOOK_QUEUES and spec.queue not in WORKER_QUEUES  # a receiver never slows a fold
+    assert spec.queue in commands.webhook_worker("redis://127.0.0.1:6379/0")
 
 
 def test_workers_take_projection_work_before_replays() -> None:
