@@ -216,9 +216,12 @@ def check_cards_once_and_per_reader(
             assert card["lang"] == language
             assert card["viewer"] == f"{live.base_url}/viewer/{battle_id}"  # no token in the link itself
         drawn[user] = mine
-    for version, content in enumerate(posted, start=1):  # as the observer reads it, in the poster's language
+    for version, content in enumerate(posted, start=1):  # as the observer read it, in the poster's language
         entry = served(live, battle_id, version, observer, readers["gm"][1])
-        assert _text(entry["outcome"]["summary"]) in content
+        if "data-hidden" in content:  # hidden when posted: the shared message never held the order
+            assert entry["type"] == "give_order" and entry["data"]["order"] not in content
+        else:
+            assert _text(entry["outcome"]["summary"]) in content
     return drawn
 
 
@@ -288,6 +291,19 @@ def test_a_gm_and_two_sides_play_the_east_wall(page: Page, module: Module, live_
     ordered = command(page, "ana", "give_order", "csm", {"order": "charge"}, preview=True)
     assert ordered["odds"] == "Rien à estimer : le résultat est certain."
     assert ordered["message"].startswith("v5 · ")
+    # the order is hidden from the other side until the phase ends (EP-ORDER-05): dan's card says only that
+    settle(page)
+    hidden = cards(page, "dan")[5]
+    assert (
+        hidden["summary"]
+        == served(live_service, state["world"]["battleId"], 5, dan.split(":", 1)[1], "en")["outcome"][
+            "summary"
+        ]
+    )
+    assert "charge" not in hidden["summary"].lower() and "csm" not in hidden["summary"]
+    assert page.evaluate("() => world.chat[4].content").count("data-hidden") == 1
+    assert "charge" in cards(page, "ana")[5]["summary"].lower() + cards(page, "gm")[5]["summary"].lower()
+    assert "hidden" in page.locator(f'{panel(page, "dan")} [data-entity="csm"]').inner_text()
     command(page, "gm", "advance_phase")
     assert "climb" in offers(page, "ana", "csm") and "give_order" not in offers(page, "ana", "csm")
     assert page.locator(f"{panel(page, 'ana')} [data-phase=movement]").count() == 1
@@ -349,9 +365,8 @@ def test_a_gm_and_two_sides_play_the_east_wall(page: Page, module: Module, live_
     assert drawn["gm"][13]["mode"] is None  # conclude rolls nothing
     link = page.evaluate("() => world.users.ana.viewerLink(12)")
     assert "#token=" not in link["href"] and link["opened"].endswith(f"#token={ana.split(':', 1)[1]}")
-    # a side's card of the other side's order is what the service shows that side (EP-ORDER-05)
-    order = served(live_service, state["world"]["battleId"], 5, dan.split(":", 1)[1], "en")
-    assert drawn["dan"][5]["summary"] == order["outcome"]["summary"]
+    # revealed since: drawn again whole for dan too
+    assert "charge" in drawn["dan"][5]["summary"].lower() and drawn["dan"][5]["summary"] != hidden["summary"]
 
     no_token_in_a_url(
         page, seen, [gm_token, state["world"]["observerToken"], ana.split(":", 1)[1], dan.split(":", 1)[1]]

@@ -4,7 +4,7 @@
 // Everything it calls in ./logic runs without Foundry (the tests run it in Chromium against the service).
 
 import { viewerWithToken } from "./logic/card.js";
-import { CardPoster, CardReader, isPoster } from "./logic/feed.js";
+import { CardPoster, CardReader, isPoster, reveals } from "./logic/feed.js";
 import { entityForToken } from "./logic/links.js";
 import { Panel } from "./logic/panel.js";
 import { clientFor } from "./logic/session.js";
@@ -77,6 +77,10 @@ Hooks.once("ready", () => {
     roll: rollWithFoundry,
     linkToken,
     onError: (error) => console.warn("siege:", error),
+    // orders revealed: the cards that hid them are drawn again, whole
+    onOutcome: (outcome) => {
+      if (reveals(outcome)) void ui.chat?.render();
+    },
   });
   hostPanel(() => root);
   const module = game.modules?.get(MODULE_ID);

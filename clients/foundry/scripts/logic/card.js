@@ -116,7 +116,10 @@ export function renderCard(entry, { ruleset, viewerUrl, t }) {
   const outcome = entry.outcome;
   const result = outcome.result ?? {};
   const title = term(t, `SIEGE.Command.${outcome.type}`, outcome.type);
-  const status = t.localize(outcome.status === "applied" ? "SIEGE.Card.applied" : "SIEGE.Card.rejected");
+  // an entry hidden from this reader (another side's order before the reveal) has no status to tell
+  const hidden = /** @type {{hidden?: boolean}} */ (entry).hidden === true;
+  const said = hidden ? "hidden" : outcome.status === "applied" ? "applied" : "rejected";
+  const status = t.localize(`SIEGE.Card.${said}`);
   const rows = [
     `<header class="siege-card-header"><strong>${escape(title)}</strong> <span class="siege-version">v${outcome.version}</span> <span class="siege-status">${escape(status)}</span></header>`,
     `<p class="siege-summary">${escape(outcome.summary)}</p>`,
@@ -133,15 +136,16 @@ export function renderCard(entry, { ruleset, viewerUrl, t }) {
     rows.push(`<ul class="siege-checks">${items.join("")}</ul>`);
   }
   if (outcome.rolls.length) {
-    const dice = outcome.rolls.map(
+    const faces = outcome.rolls.map(
       (roll) => `<li data-slot="${escape(roll.slot)}" data-source="${escape(roll.source)}">${escape(roll.slot)} ${escape(roll.die)} <strong>${roll.value}</strong></li>`,
     );
-    rows.push(`<ul class="siege-dice">${dice.join("")}</ul>`);
+    rows.push(`<ul class="siege-dice">${faces.join("")}</ul>`);
   }
-  const said = diceKey(entry);
-  if (said) rows.push(`<p class="siege-dice-mode" data-dice="${said.split(".").pop()}">${escape(t.localize(said))}</p>`);
+  const dice = diceKey(entry);
+  if (dice) rows.push(`<p class="siege-dice-mode" data-dice="${dice.split(".").pop()}">${escape(t.localize(dice))}</p>`);
   rows.push(`<p class="siege-link"><a data-siege-viewer href="${escape(viewerUrl)}" target="_blank" rel="noopener noreferrer">${escape(t.localize("SIEGE.Card.viewer"))}</a></p>`);
-  return `<div class="siege-card siege-${escape(outcome.status)}" data-version="${outcome.version}" lang="${escape(t.lang)}">${rows.join("")}</div>`;
+  const flag = hidden ? " data-hidden" : "";
+  return `<div class="siege-card siege-${said}" data-version="${outcome.version}"${flag} lang="${escape(t.lang)}">${rows.join("")}</div>`;
 }
 
 /**

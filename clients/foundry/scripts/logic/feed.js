@@ -101,6 +101,15 @@ export class CardPoster {
   }
 }
 
+/**
+ * Whether an outcome reveals what was hidden (epic's orders, as the phase leaves `orders`): the cards
+ * drawn before it are drawn again.
+ * @param {Outcome} outcome
+ */
+export function reveals(outcome) {
+  return outcome.status === "applied" && outcome.result !== null && "revealed_orders" in outcome.result;
+}
+
 /** Each user's own reading of the cards: from their token's view, in their language, each version once. */
 export class CardReader {
   /** @type {Map<number, Promise<string>>} */
@@ -121,7 +130,12 @@ export class CardReader {
     let drawn = this.#drawn.get(version);
     if (!drawn) {
       const url = viewerUrl(this.client.baseUrl, this.client.battleId);
-      drawn = entryOf(this.client, version).then((entry) => renderCard(entry, { ruleset: this.ruleset, viewerUrl: url, t: this.t }));
+      drawn = entryOf(this.client, version).then((entry) => {
+        // what the service hides from this reader (another side's order) is read again next time: a reveal
+        // serves it whole
+        if (/** @type {{hidden?: boolean}} */ (entry).hidden) this.#drawn.delete(version);
+        return renderCard(entry, { ruleset: this.ruleset, viewerUrl: url, t: this.t });
+      });
       drawn.catch(() => this.#drawn.delete(version)); // a failed read is tried again next time
       this.#drawn.set(version, drawn);
     }

@@ -38,6 +38,7 @@ import { changed, parsePass, roleOf } from "./settings.js";
  * @property {Transport} [transport]
  * @property {(entityId: string) => Promise<void>} [linkToken] links the scene's selected token (GM)
  * @property {(error: unknown) => void} [onError]
+ * @property {(outcome: import("../siege.js").Outcome) => void} [onOutcome] each outcome this user's stream brings
  */
 
 export class Panel {
@@ -107,7 +108,12 @@ export class Panel {
     this.#live?.close();
     const client = this.client;
     if (!client) return;
-    this.#live = client.subscribe({ onOutcome: () => this.#queue(() => this.refresh()) });
+    this.#live = client.subscribe({
+      onOutcome: (outcome) => {
+        this.options.onOutcome?.(outcome);
+        this.#queue(() => this.refresh());
+      },
+    });
   }
 
   close() {
