@@ -15,6 +15,15 @@ TYPESCRIPT_SPEC := typescript@~5.9
 TSC := $(if $(NPM),$(NODE_DIR)/node_modules/.bin/tsc)
 AXE_SPEC := axe-core@4.14.1
 AXE := $(if $(NPM),$(NODE_DIR)/node_modules/axe-core/axe.min.js)
+# the Foundry VTT module (clients/foundry): its zip and manifest, and foundry-vtt-types to type-check it with,
+# installed from its package-lock.json wherever npm is (tests/clients, tests/browser)
+FOUNDRY := clients/foundry
+FOUNDRY_OUT ?= build/foundry
+FOUNDRY_URL ?= https://siege.example.org/foundry
+FOUNDRY_TYPES := $(if $(NPM),$(FOUNDRY)/node_modules/.installed)
+FOUNDRY_SOURCES := $(FOUNDRY)/module.json $(FOUNDRY)/README.md $(FOUNDRY)/build.py clients/js/siege.js \
+	service/viewer_files/terms.js $(filter-out $(FOUNDRY)/scripts/siege.js $(FOUNDRY)/scripts/terms.js, \
+	$(shell find $(FOUNDRY)/scripts $(FOUNDRY)/lang $(FOUNDRY)/styles -type f))
 PYTEST_ARGS ?= -n 2 --dist loadgroup
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard summaries/locales/*/LC_MESSAGES/siege.po))
 # rules/ compiled with mypyc, out of the tree (workers/rules_build.py): an opt-in build (SIEGE_COMPILED_RULES=1)
@@ -29,7 +38,7 @@ VERIFIER_SOURCES := $(RULES_SOURCES) $(wildcard eventstore/*.py service/*.py ser
 PYODIDE := $(if $(NPM),$(VERIFIER_DIR)/pyodide/.checked)
 
 .DEFAULT_GOAL := help
-.PHONY: help install compiled-rules browser-verifier run test test-faults lint openapi bench clean
+.PHONY: help install compiled-rules browser-verifier foundry-module run test test-faults lint openapi bench clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -58,7 +67,7 @@ $(TEST_TOOLS): $(INSTALLED)
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx-light >/dev/null; }
 	@touch $@
 
-install: $(INSTALLED) $(TEST_TOOLS) $(CATALOGS) $(TSC) $(AXE) browser-verifier ## create .venv and install the project with its dev tools; compile the catalogs; build the in-browser verifier
+install: $(INSTALLED) $(TEST_TOOLS) $(CATALOGS) $(TSC) $(AXE) $(FOUNDRY_TYPES) browser-verifier ## create .venv and install the project with its dev tools; compile the catalogs; build the in-browser verifier
 
 $(TSC): | $(INSTALLED)
 	npm install --silent --no-audit --no-fund --prefix $(NODE_DIR) '$(TYPESCRIPT_SPEC)' >/dev/null
@@ -76,6 +85,15 @@ $(PYODIDE): service/verify_files/pyodide.json | $(RUNTIME)
 browser-verifier: $(VERIFIER_ZIP) $(PYODIDE) ## build the in-browser verifier: the zip of rules/ and the verifier, and Pyodide (npm)
 	@$(if $(NPM),:,echo "browser-verifier: no npm here, so no Pyodide runtime: /verify says how to get it")
 
+$(FOUNDRY_TYPES): $(FOUNDRY)/package.json $(FOUNDRY)/package-lock.json
+	npm ci --silent --no-audit --no-fund --prefix $(FOUNDRY) >/dev/null
+	@touch $@
+
+foundry-module: $(FOUNDRY_OUT)/siege-foundry.zip ## build the Foundry VTT module's zip and manifest into build/foundry (FOUNDRY_URL: where both are served)
+
+$(FOUNDRY_OUT)/siege-foundry.zip: $(FOUNDRY_SOURCES)
+	python3 $(FOUNDRY)/build.py --out $(FOUNDRY_OUT) --url $(FOUNDRY_URL)
+
 $(COMPILED_RULES): $(RULES_SOURCES) workers/rules_build.py | $(INSTALLED)
 	$(PY) -m workers.rules_build
 
@@ -87,7 +105,7 @@ compiled-rules: $(COMPILED_RULES) ## compile rules/ with mypyc into build/mypyc 
 run: $(RUNTIME) $(CATALOGS) browser-verifier ## start store, workers, webhook worker, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
 	$(PY) -m launcher
 
-test: $(INSTALLED) $(TEST_TOOLS) $(CATALOGS) $(TSC) $(AXE) browser-verifier $(COMPILED_RULES) ## run the whole suite against a real embedded server, both builds of rules/ (PYTEST_ARGS to narrow it)
+test: $(INSTALLED) $(TEST_TOOLS) $(CATALOGS) $(TSC) $(AXE) $(FOUNDRY_TYPES) browser-verifier $(COMPILED_RULES) ## run the whole suite against a real embedded server, both builds of rules/ (PYTEST_ARGS to narrow it)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test-faults: $(INSTALLED) ## fault injection on real processes (SIGKILLs, store outages); prints what it counted

@@ -1,0 +1,610 @@
+// The panel a GM and each player play from: it links a battle (GM), lists the battle's entities with their
+// state and the commands each allows this user now, opens a command's form generated from its schema,
+// shows its odds before it is sent, sends it (with the service's dice or Foundry's rolls), and offers undo
+// and conclude to the GM. It renders into an element of its own; Foundry's window only hosts it.
+
+import { SiegeError } from "../siege.js";
+import { escape, FOUNDRY_ROLL_KEY } from "./card.js";
+import { diceFor } from "./dice.js";
+import { formFor, readForm } from "./form-model.js";
+import { term } from "./i18n.js";
+import { oddsText } from "./odds.js";
+import { panelModel } from "./panel-model.js";
+import { clientFor, createBattle, linkBattle, mintPass, preview } from "./session.js";
+import { changed, parsePass, roleOf } from "./settings.js";
+
+/**
+ * @typedef {import("../siege.js").SiegeClient} SiegeClient
+ * @typedef {import("../siege.js").Subscription} Subscription
+ * @typedef {import("./i18n.js").Translate} Translate
+ * @typedef {import("./settings.js").SettingValues} SettingValues
+ * @typedef {import("./settings.js").Role} Role
+ * @typedef {import("./panel-model.js").Ruleset} Ruleset
+ * @typedef {import("./panel-model.js").PanelModel} PanelModel
+ * @typedef {import("./form-model.js").Form} Form
+ * @typedef {import("./form-model.js").Field} Field
+ * @typedef {import("./dice.js").Roller} Roller
+ * @typedef {import("./session.js").Transport} Transport
+ */
+
+/**
+ * @typedef {object} PanelOptions
+ * @property {HTMLElement} root
+ * @property {Translate} t
+ * @property {boolean} isGM
+ * @property {SettingValues} settings
+ * @property {(values: SettingValues) => Promise<void>} save keeps changed settings (Foundry's settings)
+ * @property {Roller} roll Foundry's dice, for the `foundry` dice mode
+ * @property {Transport} [transport]
+ * @property {(entityId: string) => Promise<void>} [linkToken] links the scene's selected token (GM)
+ * @property {(error: unknown) => void} [onError]
+ * @property {(outcome: import("../siege.js").Outcome) => void} [onOutcome] each outcome this user's stream brings
+ */
+
+export class Panel {
+  /** @type {Ruleset | null} */
+  ruleset = null;
+  /** @type {PanelModel | null} */
+  model = null;
+  /** @type {string | null} */
+  selected = null;
+  /** @type {Form | null} */
+  form = null;
+  /** @type {string} the odds of the open form's command, once previewed */
+  odds = "";
+  /** @type {{text: string, kind: "ok" | "error"} | null} */
+  message = null;
+  /** @type {{side: string, pass: string} | null} the pass just minted, shown once */
+  minted = null;
+  /** @type {string[]} the rulesets the service referees, once a URL is known */
+  rulesets = [];
+  /** @type {Subscription | null} */
+  #live = null;
+  /** @type {Promise<void>} */
+  busy = Promise.resolve();
+
+  /** @param {PanelOptions} options */
+  constructor(options) {
+    this.options = options;
+    this.root = options.root;
+    this.t = options.t;
+    this.settings = options.settings;
+    this.root.classList.add("siege-panel");
+    this.root.addEventListener("click", (event) => this.#clicked(event));
+    this.root.addEventListener("submit", (event) => this.#submitted(event));
+    this.root.addEventListener("change", (event) => this.#changed(event));
+  }
+
+  /** This user's role, or null before the battle is linked. */
+  get role() {
+    return roleOf(this.settings, this.options.isGM);
+  }
+
+  /** A client with this user's own token, or null before the battle is linked. */
+  get client() {
+    const role = this.role;
+    return role ? clientFor(this.settings, role, this.t.lang, this.options.transport) : null;
+  }
+
+  /** Read the ruleset and the state again, then draw. */
+  async refresh() {
+    const client = this.client;
+    if (client) {
+      try {
+        const state = await client.state();
+        if (!this.ruleset || this.ruleset.name !== state.ruleset) this.ruleset = await client.ruleset(state.ruleset);
+        this.model = panelModel(/** @type {Ruleset} */ (this.ruleset), state, /** @type {Role} */ (this.role));
+      } catch (error) {
+        this.#fail(error);
+      }
+    } else if (this.settings.serviceUrl && this.rulesets.length === 0 && this.options.isGM) {
+      await this.#loadRulesets(this.settings.serviceUrl);
+    }
+    this.render();
+  }
+
+  /** Follow the battle: each outcome (any user's) draws the panel again. */
+  follow() {
+    this.#live?.close();
+    const client = this.client;
+    if (!client) return;
+    this.#live = client.subscribe({
+      onOutcome: (outcome) => {
+        this.options.onOutcome?.(outcome);
+        this.#queue(() => this.refresh());
+      },
+    });
+  }
+
+  close() {
+    this.#live?.close();
+    this.#live = null;
+  }
+
+  /**
+   * Select an entity (a linked token was selected on the scene).
+   * @param {string | null} entityId
+   */
+  select(entityId) {
+    this.selected = entityId;
+    this.render();
+    if (entityId) this.root.querySelector(`[data-entity="${CSS.escape(entityId)}"]`)?.scrollIntoView({ block: "nearest" });
+  }
+
+  /**
+   * Open a command's form, prefilled.
+   * @param {string} type
+   * @param {Record<string, unknown>} [prefill]
+   */
+  open(type, prefill = {}) {
+    const spec = this.ruleset?.commands[type];
+    if (!spec) throw new Error(`no command ${type} in this ruleset`);
+    this.form = formFor(type, spec, prefill);
+    this.odds = "";
+    this.message = null;
+    this.root.querySelector("form[data-form=command]")?.remove(); // a new form starts from its prefill
+    this.render();
+  }
+
+  /** The open form's command as typed now. */
+  typed() {
+    const element = this.root.querySelector("form[data-form=command]");
+    if (!this.form || !(element instanceof HTMLFormElement)) throw new Error("no command form is open");
+    /** @type {Record<string, string>} */
+    const inputs = {};
+    for (const [name, value] of new FormData(element)) inputs[name] = String(value);
+    return readForm(this.form, inputs);
+  }
+
+  /** Preview the open form's command: its odds, in words. */
+  async preview() {
+    const { command, errors } = this.typed();
+    if (this.#invalid(errors)) return;
+    try {
+      const answer = await preview(/** @type {SiegeClient} */ (this.client), command, this.options.transport?.fetch);
+      this.odds = oddsText(answer, command, this.t);
+      this.message = null;
+    } catch (error) {
+      this.odds = "";
+      this.#fail(error);
+    }
+    this.render();
+  }
+
+  /** Send the open form's command; with Foundry's dice, the slots it may draw from are rolled first. */
+  async send() {
+    const { command, errors } = this.typed();
+    if (this.#invalid(errors)) return null;
+    const ruleset = /** @type {Ruleset} */ (this.ruleset);
+    const mode = this.settings.diceMode === "foundry" ? "foundry" : "service";
+    const rolled = await diceFor(mode, ruleset.name, command, ruleset.commands[command.type]?.dice ?? [], this.options.roll);
+    if (rolled) command.dice = { .../** @type {Record<string, unknown>} */ (command.dice ?? {}), ...rolled };
+    const outcome = await this.#send(command, rolled ? FOUNDRY_ROLL_KEY : "foundry:");
+    if (outcome && "summary" in outcome) this.form = null;
+    await this.refresh();
+    return outcome;
+  }
+
+  /** The GM's undo: cancels the latest applied command. */
+  async undo() {
+    const outcome = await this.#send({ type: "undo" }, "foundry:");
+    await this.refresh();
+    return outcome;
+  }
+
+  /** The GM's conclude: ends the battle and reveals its dice seed. */
+  async conclude() {
+    const outcome = await this.#send({ type: "conclude" }, "foundry:");
+    await this.refresh();
+    return outcome;
+  }
+
+  /**
+   * Mint a side pass for a player (GM): shown once in the panel, to hand over.
+   * @param {string} side
+   */
+  async mint(side) {
+    const role = this.role;
+    if (role?.kind !== "gm") throw new Error("only the GM mints passes");
+    try {
+      this.minted = { side, pass: await mintPass(/** @type {SiegeClient} */ (this.client), side) };
+      this.message = null;
+    } catch (error) {
+      this.#fail(error);
+    }
+    this.render();
+    return this.minted?.pass ?? null;
+  }
+
+  /**
+   * A player keeps the pass the GM handed them.
+   * @param {string} pass
+   */
+  async usePass(pass) {
+    if (!parsePass(pass)) {
+      this.message = { kind: "error", text: this.t.localize("SIEGE.Panel.badPass") };
+      this.render();
+      return;
+    }
+    await this.#keep({ sidePass: pass.trim() });
+    this.follow();
+    await this.refresh();
+  }
+
+  /**
+   * The GM creates a battle with the service key (used for this request only).
+   * @param {{serviceUrl: string, apiKey: string, ruleset: string, name?: string}} options
+   */
+  async create(options) {
+    try {
+      await this.#keep(await createBattle({ ...options, language: this.t.lang, ...this.options.transport }));
+      this.follow();
+    } catch (error) {
+      this.#fail(error);
+    }
+    await this.refresh();
+  }
+
+  /**
+   * The GM links an existing battle with its GM token.
+   * @param {{serviceUrl: string, battleId: string, gmToken: string}} options
+   */
+  async link(options) {
+    try {
+      await this.#keep(await linkBattle({ ...options, language: this.t.lang, ...this.options.transport }));
+      this.follow();
+    } catch (error) {
+      this.#fail(error);
+    }
+    await this.refresh();
+  }
+
+  /**
+   * @param {Record<string, unknown> & {type: string}} command
+   * @param {string} keyPrefix
+   */
+  async #send(command, keyPrefix) {
+    try {
+      const outcome = await /** @type {SiegeClient} */ (this.client).send(command, {
+        idempotencyKey: `${keyPrefix}${crypto.randomUUID()}`,
+      });
+      if ("summary" in outcome) {
+        const kind = outcome.status === "applied" ? "ok" : "error";
+        this.message = { kind, text: `v${outcome.version} · ${outcome.summary}` };
+      } else {
+        this.message = { kind: "ok", text: this.t.format("SIEGE.Panel.accepted", { version: outcome.version }) };
+      }
+      return outcome;
+    } catch (error) {
+      this.#fail(error);
+      return null;
+    }
+  }
+
+  /** @param {Partial<SettingValues>} changes */
+  async #keep(changes) {
+    this.settings = changed(this.settings, changes);
+    await this.options.save(this.settings);
+  }
+
+  /** @param {string} url */
+  async #loadRulesets(url) {
+    try {
+      const client = clientFor({ ...this.settings, serviceUrl: url, battleId: "-" }, { kind: "observer", token: "-" }, this.t.lang, this.options.transport);
+      const listed = await client.rulesets();
+      this.rulesets = (Array.isArray(listed) ? listed : listed.rulesets ?? []).map((/** @type {{name: string}} */ r) => r.name);
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  /** @param {Record<string, string>} errors */
+  #invalid(errors) {
+    const fields = Object.entries(errors);
+    if (fields.length === 0) return false;
+    const said = fields.map(([path, why]) => `${path}: ${term(this.t, `SIEGE.Form.error.${why}`, why)}`).join("; ");
+    this.message = { kind: "error", text: said };
+    this.render();
+    return true;
+  }
+
+  /** @param {unknown} error */
+  #fail(error) {
+    let text = String(error);
+    if (error instanceof SiegeError) {
+      const errors = error.problem?.errors ? ` ${JSON.stringify(error.problem.errors)}` : "";
+      text = `${error.status || ""} ${error.problem?.detail ?? error.problem?.title ?? error.message}${errors}`.trim();
+    }
+    this.message = { kind: "error", text };
+    this.options.onError?.(error);
+  }
+
+  /** @param {() => Promise<unknown>} job */
+  #queue(job) {
+    this.busy = this.busy.then(job).then(() => undefined, (error) => this.#fail(error));
+  }
+
+  /** @param {Event} event */
+  #clicked(event) {
+    const target = event.target instanceof Element ? event.target.closest("[data-action]") : null;
+    if (!(target instanceof HTMLElement)) return;
+    const { action, type, field, id } = target.dataset;
+    if (action === "open" && type) {
+      event.preventDefault();
+      this.open(type, field && id ? { [field]: id } : JSON.parse(target.dataset.prefill ?? "{}"));
+    } else if (action === "select" && id) {
+      this.select(this.selected === id ? null : id);
+    } else if (action === "preview") {
+      event.preventDefault();
+      this.#queue(() => this.preview());
+    } else if (action === "undo") {
+      this.#queue(() => this.undo());
+    } else if (action === "conclude") {
+      if (this.root.querySelector("[data-confirm=conclude]:checked")) this.#queue(() => this.conclude());
+    } else if (action === "close-form") {
+      this.form = null;
+      this.render();
+    } else if (action === "link-token" && id) {
+      this.#queue(async () => this.options.linkToken?.(id));
+    } else if (action === "copy-pass" && this.minted) {
+      navigator.clipboard?.writeText(this.minted.pass).catch(() => undefined);
+    }
+  }
+
+  /** @param {SubmitEvent | Event} event */
+  #submitted(event) {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement)) return;
+    event.preventDefault();
+    const data = Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, String(v)]));
+    const which = form.dataset.form;
+    if (which === "command") this.#queue(() => this.send());
+    else if (which === "create") this.#queue(() => this.create({ serviceUrl: data.serviceUrl, apiKey: data.apiKey, ruleset: data.ruleset, name: data.name || undefined }));
+    else if (which === "link") this.#queue(() => this.link({ serviceUrl: data.serviceUrl, battleId: data.battleId, gmToken: data.gmToken }));
+    else if (which === "mint") this.#queue(() => this.mint(data.side));
+    else if (which === "pass") this.#queue(() => this.usePass(data.pass));
+  }
+
+  /** @param {Event} event */
+  #changed(event) {
+    const input = event.target;
+    if (input instanceof HTMLInputElement && input.name === "serviceUrl" && input.closest("form[data-form=create]")) {
+      this.settings = { ...this.settings, serviceUrl: input.value.trim() };
+      this.#queue(async () => {
+        await this.#loadRulesets(input.value.trim());
+        this.render();
+      });
+    } else if (input instanceof HTMLSelectElement && input.dataset.variant !== undefined) {
+      // a variant's kind chosen: draw its members, keeping what was typed
+      this.#redrawForm();
+    }
+  }
+
+  #redrawForm() {
+    if (!this.form) return;
+    const element = this.root.querySelector("form[data-form=command]");
+    if (!(element instanceof HTMLFormElement)) return;
+    /** @type {Record<string, string>} */
+    const inputs = {};
+    for (const [name, value] of new FormData(element)) inputs[name] = String(value);
+    this.render(inputs);
+  }
+
+  /**
+   * Draw the panel.
+   * @param {Record<string, string>} [typed] the open form's inputs to keep
+   */
+  render(typed) {
+    // what was typed survives a redraw (an outcome from the stream, a preview's odds)
+    const kept = this.#typedNow();
+    if (!typed && this.form && kept.command?.type === this.form.type) typed = kept.command.inputs;
+    this.#draw(typed);
+    for (const element of this.root.querySelectorAll("form[data-form]:not([data-form=command]) [name]")) {
+      const form = /** @type {HTMLElement} */ (element.closest("form")).dataset.form ?? "";
+      const value = kept[form]?.inputs[/** @type {HTMLInputElement} */ (element).name];
+      if (value !== undefined && (element instanceof HTMLInputElement || element instanceof HTMLSelectElement)) {
+        if (!(element instanceof HTMLInputElement && element.readOnly)) element.value = value;
+      }
+    }
+  }
+
+  /** @returns {Record<string, {type: string, inputs: Record<string, string>}>} each open form's inputs */
+  #typedNow() {
+    /** @type {Record<string, {type: string, inputs: Record<string, string>}>} */
+    const kept = {};
+    for (const element of this.root.querySelectorAll("form[data-form]")) {
+      if (!(element instanceof HTMLFormElement)) continue;
+      /** @type {Record<string, string>} */
+      const inputs = {};
+      for (const [name, value] of new FormData(element)) inputs[name] = String(value);
+      kept[element.dataset.form ?? ""] = { type: element.dataset.type ?? "", inputs };
+    }
+    return kept;
+  }
+
+  /** @param {Record<string, string>} [typed] */
+  #draw(typed) {
+    const t = this.t;
+    const role = this.role;
+    const parts = [];
+    if (this.message) parts.push(`<p class="siege-message siege-${this.message.kind}" role="status">${escape(this.message.text)}</p>`);
+    if (!role || !this.model) {
+      parts.push(this.options.isGM ? this.#setupHtml() : this.#passHtml());
+      this.root.innerHTML = parts.join("");
+      return;
+    }
+    parts.push(this.#headerHtml(role, this.model));
+    if (role.kind === "observer" && !this.options.isGM) parts.push(this.#passHtml());
+    if (this.form) parts.push(this.#formHtml(this.form, typed));
+    for (const group of this.model.groups) {
+      if (group.entities.length === 0) continue;
+      const title = term(t, `SIEGE.Collection.${group.collection}`, group.collection);
+      const items = group.entities.map((entity) => {
+        const facts = entity.facts.map(([name, value]) => `<span class="siege-fact">${escape(value ? `${name} ${value}` : name)}</span>`).join(" ");
+        const offers = entity.offers
+          .map((offer) => `<button type="button" data-action="open" data-type="${escape(offer.type)}" data-field="${escape(offer.field ?? "")}" data-id="${escape(entity.id)}">${escape(commandName(t, offer.type))}</button>`)
+          .join("");
+        const link = role.kind === "gm" && this.options.linkToken
+          ? `<button type="button" class="siege-link-token" data-action="link-token" data-id="${escape(entity.id)}">${escape(t.localize("SIEGE.Panel.linkToken"))}</button>`
+          : "";
+        const classes = ["siege-entity", entity.mine ? "siege-mine" : "", this.selected === entity.id ? "siege-selected" : ""].filter(Boolean).join(" ");
+        return `<li class="${classes}" data-entity="${escape(entity.id)}"><button type="button" class="siege-entity-id" data-action="select" data-id="${escape(entity.id)}">${escape(entity.id)}</button> ${facts}<div class="siege-offers">${offers}${link}</div></li>`;
+      });
+      parts.push(`<section class="siege-group" data-collection="${escape(group.collection)}"><h3>${escape(title)}</h3><ul>${items.join("")}</ul></section>`);
+    }
+    const battle = this.model.battle.filter((offer) => offer.type !== "undo" && offer.type !== "conclude");
+    if (battle.length) {
+      const buttons = battle.map((offer) => `<button type="button" data-action="open" data-type="${escape(offer.type)}" data-prefill="${escape(JSON.stringify(offer.prefill))}">${escape(commandName(t, offer.type))}</button>`);
+      parts.push(`<section class="siege-group" data-collection="battle"><h3>${escape(t.localize("SIEGE.Panel.battle"))}</h3><div class="siege-offers">${buttons.join("")}</div></section>`);
+    }
+    if (role.kind === "gm") parts.push(this.#gmHtml(this.model));
+    this.root.innerHTML = parts.join("");
+  }
+
+  /**
+   * @param {Role} role
+   * @param {PanelModel} model
+   */
+  #headerHtml(role, model) {
+    const t = this.t;
+    const who = role.kind === "side" ? t.format("SIEGE.Panel.youSide", { side: role.side }) : t.localize(`SIEGE.Panel.you.${role.kind}`);
+    const phase = model.phase ? term(t, `SIEGE.Phase.${model.phase}`, model.phase) : null;
+    const where = [
+      `${escape(t.format("SIEGE.Panel.version", { version: model.version }))}`,
+      model.turn !== null ? escape(t.format("SIEGE.Panel.turn", { turn: model.turn })) : "",
+      phase ? `<span data-phase="${escape(model.phase)}">${escape(t.format("SIEGE.Panel.phase", { phase }))}</span>` : "",
+      model.concluded ? `<strong data-concluded>${escape(t.localize("SIEGE.Panel.concluded"))}</strong>` : "",
+      escape(t.localize(`SIEGE.Settings.diceMode.${this.settings.diceMode === "foundry" ? "foundry" : "service"}`)),
+    ].filter(Boolean);
+    return `<header class="siege-panel-header"><p><strong>${escape(model.ruleset)}</strong> · ${where.join(" · ")}</p><p class="siege-role" data-role="${escape(role.kind)}">${escape(who)}</p></header>`;
+  }
+
+  /** @param {PanelModel} model */
+  #gmHtml(model) {
+    const t = this.t;
+    const undo = model.undoable > 0 && !model.concluded
+      ? `<button type="button" data-action="undo">${escape(t.format("SIEGE.Panel.undo", { version: model.undoable }))}</button>`
+      : "";
+    const conclude = model.concluded
+      ? ""
+      : `<label><input type="checkbox" data-confirm="conclude"> ${escape(t.localize("SIEGE.Panel.concludeSure"))}</label> <button type="button" data-action="conclude">${escape(t.localize("SIEGE.Panel.conclude"))}</button>`;
+    const sides = [...new Set(model.groups.flatMap((g) => g.entities.map((e) => e.side)).filter((s) => typeof s === "string"))];
+    const options = sides.map((side) => `<option value="${escape(side)}"></option>`).join("");
+    const minted = this.minted
+      ? `<p class="siege-pass" data-side="${escape(this.minted.side)}">${escape(t.format("SIEGE.Panel.passFor", { side: this.minted.side }))} <input readonly name="minted" value="${escape(this.minted.pass)}"> <button type="button" data-action="copy-pass">${escape(t.localize("SIEGE.Panel.copy"))}</button></p>`
+      : "";
+    return `<section class="siege-gm"><h3>${escape(t.localize("SIEGE.Panel.referee"))}</h3><div class="siege-offers">${undo}${conclude}</div>
+      <form data-form="mint"><label>${escape(t.localize("SIEGE.Panel.side"))} <input name="side" list="siege-sides" required pattern="[a-z0-9_.\\-]{1,64}"></label><datalist id="siege-sides">${options}</datalist> <button type="submit">${escape(t.localize("SIEGE.Panel.mint"))}</button></form>${minted}</section>`;
+  }
+
+  #setupHtml() {
+    const t = this.t;
+    const url = escape(this.settings.serviceUrl);
+    const rulesets = this.rulesets.map((name) => `<option value="${escape(name)}">${escape(name)}</option>`).join("");
+    return `<section class="siege-setup"><h3>${escape(t.localize("SIEGE.Panel.create"))}</h3>
+      <form data-form="create"><label>${escape(t.localize("SIEGE.Settings.serviceUrl.name"))} <input name="serviceUrl" type="url" required value="${url}"></label>
+      <label>${escape(t.localize("SIEGE.Panel.apiKey"))} <input name="apiKey" type="password" autocomplete="off"></label>
+      <label>${escape(t.localize("SIEGE.Panel.ruleset"))} <select name="ruleset" required>${rulesets}</select></label>
+      <label>${escape(t.localize("SIEGE.Panel.name"))} <input name="name"></label>
+      <button type="submit">${escape(t.localize("SIEGE.Panel.createButton"))}</button></form>
+      <h3>${escape(t.localize("SIEGE.Panel.link"))}</h3>
+      <form data-form="link"><label>${escape(t.localize("SIEGE.Settings.serviceUrl.name"))} <input name="serviceUrl" type="url" required value="${url}"></label>
+      <label>${escape(t.localize("SIEGE.Settings.battleId.name"))} <input name="battleId" required></label>
+      <label>${escape(t.localize("SIEGE.Settings.gmToken.name"))} <input name="gmToken" type="password" required autocomplete="off"></label>
+      <button type="submit">${escape(t.localize("SIEGE.Panel.linkButton"))}</button></form></section>`;
+  }
+
+  #passHtml() {
+    const t = this.t;
+    return `<section class="siege-setup"><p>${escape(t.localize("SIEGE.Panel.askPass"))}</p>
+      <form data-form="pass"><label>${escape(t.localize("SIEGE.Settings.sidePass.name"))} <input name="pass" type="password" required autocomplete="off"></label> <button type="submit">${escape(t.localize("SIEGE.Panel.usePass"))}</button></form></section>`;
+  }
+
+  /**
+   * @param {Form} form
+   * @param {Record<string, string>} [typed]
+   */
+  #formHtml(form, typed) {
+    const t = this.t;
+    const required = form.fields.filter((field) => field.required && field.name !== "dice");
+    const optional = form.fields.filter((field) => !field.required && field.name !== "dice");
+    const dice = form.fields.find((field) => field.name === "dice");
+    const more = optional.length
+      ? `<details><summary>${escape(t.localize("SIEGE.Form.more"))}</summary>${optional.map((f) => fieldHtml(f, t, typed)).join("")}</details>`
+      : "";
+    const diceHtml = dice?.fields?.length
+      ? `<details class="siege-dice-fields"><summary>${escape(t.localize("SIEGE.Form.dice"))}</summary>${dice.fields.map((f) => fieldHtml(f, t, typed)).join("")}</details>`
+      : "";
+    return `<form class="siege-command" data-form="command" data-type="${escape(form.type)}"><h3>${escape(commandName(t, form.type))}</h3>
+      <p class="siege-doc">${escape(form.doc ?? "")}</p>${required.map((f) => fieldHtml(f, t, typed)).join("")}${more}${diceHtml}
+      <p class="siege-odds" aria-live="polite">${escape(this.odds)}</p>
+      <div class="siege-offers"><button type="button" data-action="preview">${escape(t.localize("SIEGE.Form.preview"))}</button> <button type="submit">${escape(t.localize("SIEGE.Form.send"))}</button> <button type="button" data-action="close-form">${escape(t.localize("SIEGE.Form.cancel"))}</button></div></form>`;
+  }
+}
+
+/**
+ * @param {Translate} t
+ * @param {string} type
+ */
+function commandName(t, type) {
+  return term(t, `SIEGE.Command.${type}`, type);
+}
+
+/**
+ * One field's inputs; `typed` keeps what was typed when the form is drawn again.
+ * @param {Field} field
+ * @param {Translate} t
+ * @param {Record<string, string>} [typed]
+ * @param {boolean} [within] whether every object around it is required (else the browser may not insist)
+ * @returns {string}
+ */
+function fieldHtml(field, t, typed, within = true) {
+  const label = term(t, `SIEGE.Field.${field.name}`, field.name);
+  const name = escape(field.path);
+  const value = typed && field.path in typed ? typed[field.path] : initialText(field);
+  const required = field.required && within ? " required" : "";
+  const inner = within && field.required;
+  const hint = field.description ? ` title="${escape(field.description)}"` : "";
+  const fallback = field.fallback === undefined || field.fallback === null || typeof field.fallback === "object" ? "" : String(field.fallback);
+  const placeholder = fallback ? ` placeholder="${escape(fallback)}"` : "";
+  const emptyOption = escape(fallback ? t.format("SIEGE.Form.defaultIs", { value: term(t, `SIEGE.Form.${fallback}`, fallback) }) : "");
+  const wrap = (/** @type {string} */ input) => `<label class="siege-field" data-field="${name}"${hint}><span>${escape(label)}</span> ${input}</label>`;
+  switch (field.kind) {
+    case "object":
+      return `<fieldset data-field="${name}"><legend>${escape(label)}</legend>${(field.fields ?? []).map((f) => fieldHtml(f, t, typed, inner)).join("")}</fieldset>`;
+    case "variant": {
+      const kinds = field.choices ?? [];
+      const chosen = value || (inner ? kinds[0] : "");
+      const options = [inner ? "" : `<option value=""></option>`, ...kinds.map((k) => `<option value="${escape(k)}"${k === chosen ? " selected" : ""}>${escape(k)}</option>`)].join("");
+      const members = (field.variants?.[chosen] ?? []).map((f) => fieldHtml(f, t, typed, inner)).join("");
+      return `<fieldset data-field="${name}"><legend>${escape(label)}</legend>${wrap(`<select name="${name}" data-variant${required}>${options}</select>`)}${members}</fieldset>`;
+    }
+    case "choice": {
+      const options = [inner ? "" : `<option value="">${emptyOption}</option>`, ...(field.choices ?? []).map((c) => `<option value="${escape(c)}"${c === value ? " selected" : ""}>${escape(term(t, `SIEGE.Choice.${c}`, c))}</option>`)].join("");
+      return wrap(`<select name="${name}"${required}>${options}</select>`);
+    }
+    case "boolean": {
+      const options = ["", "true", "false"].map((v) => `<option value="${v}"${v === value ? " selected" : ""}>${v ? escape(t.localize(`SIEGE.Form.${v}`)) : emptyOption || escape(t.localize("SIEGE.Form.default"))}</option>`).join("");
+      return wrap(`<select name="${name}"${required}>${options}</select>`);
+    }
+    case "integer":
+    case "number": {
+      const bounds = `${field.minimum !== undefined ? ` min="${field.minimum}"` : ""}${field.maximum !== undefined ? ` max="${field.maximum}"` : ""}`;
+      return wrap(`<input name="${name}" type="number"${field.kind === "integer" ? ' step="1"' : ' step="any"'}${bounds} value="${escape(value)}"${placeholder}${required}>`);
+    }
+    case "json":
+      return wrap(`<textarea name="${name}" rows="2" placeholder="JSON"${required}>${escape(value)}</textarea>`);
+    default:
+      return wrap(`<input name="${name}" value="${escape(value)}"${required}${field.kind === "dice" ? ' inputmode="numeric" placeholder="6, 6"' : placeholder}>`);
+  }
+}
+
+/** @param {Field} field */
+function initialText(field) {
+  const initial = field.initial;
+  if (initial === undefined || initial === null) return "";
+  if (field.kind === "json") return JSON.stringify(initial);
+  if (Array.isArray(initial)) return initial.join(", ");
+  if (typeof initial === "object") return field.kind === "variant" ? String(/** @type {Record<string, unknown>} */ (initial).kind ?? "") : "";
+  return String(initial);
+}
