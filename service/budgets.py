@@ -91,7 +91,8 @@ def rate_limited(spent: Spent) -> Problem:
     whose = "This battle's budget, shared by all its tokens," if spent.shared else "This token's budget"
     item = current_app.extensions[SHARED if spent.shared else "siege-budgets"][spent.window]
     detail = f"{whose} is {item}; it refills in {wait_s} s."
-    return Problem(429, "rate-limited", "Too many requests", detail, headers={"Retry-After": str(wait_s)})
+    slug = "battle-rate-limited" if spent.shared else "rate-limited"
+    return Problem(429, slug, "Too many requests", detail, headers={"Retry-After": str(wait_s)})
 
 
 def counted_here() -> bool:

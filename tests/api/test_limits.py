@@ -220,7 +220,7 @@ def test_the_tokens_of_a_battle_share_one_more_budget_so_minting_tokens_multipli
 
     refused = shared.get(f"/battles/{battle_id}", headers=tokens[1])  # its 2nd: within its own budget
 
-    problem = assert_problem(refused, 429, "rate-limited")
+    problem = assert_problem(refused, 429, "battle-rate-limited")
     assert "battle's budget, shared by all its tokens, is 5 per 1 minute" in problem["detail"]
     assert refused.headers["RateLimit-Policy"] == '"per-battle";q=5;w=60'
     other = shared.post("/battles", json={"ruleset": "epic"}).get_json()["id"]
