@@ -68,7 +68,10 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     ),
     "webhook-address-refused": (422, "the webhook URL's host resolves to an address webhooks may not reach"),
     "rate-limited": (429, "the token's request budget is spent; retry after `Retry-After` seconds"),
-    "battle-rate-limited": (429, "the budget all of a battle's tokens share is spent; retry after `Retry-After`"),
+    "battle-rate-limited": (
+        429,
+        "the budget all of a battle's tokens share is spent; retry after `Retry-After` seconds",
+    ),
     "headers-too-large": (
         431,
         "over gunicorn's `limit_request_fields` headers (100) or a header over `limit_request_field_size` "
