@@ -88,7 +88,7 @@ def classify(name: str, code: int | None, listed: dict[str, str]) -> str:
     return "unchecked" if code in NOT_CHECKED else "other"
 
 
-def measure(module: str | None, listed: dict[str, str], today: str) -> tuple[list[Row], list[str]]:
+def measure(module: str | None, listed: dict[str, str]) -> tuple[list[Row], list[str]]:
     """The rows of the modules under `module` (all when None) that mutmut has results for, and the mutants
     listed as equivalent there that are no longer survivors (killed now, or renamed by a change of source)."""
     rows, stale = [], []
@@ -110,7 +110,7 @@ def measure(module: str | None, listed: dict[str, str], today: str) -> tuple[lis
                 other=count["other"],
                 equivalent=count["equivalent"],
                 unchecked=count["unchecked"],
-                measured=today,
+                measured=datetime.date.fromtimestamp(meta.stat().st_mtime).isoformat(),  # its last result
             )
         )
         prefix = dotted(path) + "."
@@ -157,7 +157,7 @@ def write(module: str | None, command: str) -> None:
     today = datetime.date.today().isoformat()
     doc = DOC.read_text(encoding="utf-8")
     listed = equivalents(doc)
-    measured, stale = measure(module, listed, today)
+    measured, stale = measure(module, listed)
     rows = kept_rows(doc)
     rows.update({row.module: row.cells() for row in measured})
     section = render(rows, command, today)
@@ -179,12 +179,14 @@ def main() -> None:
     parser.add_argument("--children", type=int, default=2, help="mutants tested at once (the cores to use)")
     parser.add_argument("--report-only", action="store_true", help="rewrite the table from mutants/ alone")
     args = parser.parse_args()
-    command = "make mutation" + (f" MODULE={args.module}" if args.module else "")
-    if not args.report_only:
-        mutmut = Path(sys.executable).with_name("mutmut")
-        run = [str(mutmut), "run", "--max-children", str(args.children)]
-        subprocess.run(run + ([mutant_glob(args.module)] if args.module else []), cwd=ROOT, check=True)
-    write(args.module, command)
+    if args.report_only:
+        narrowed = f" --module {args.module}" if args.module else ""
+        write(args.module, f"python -m tests.mutation --report-only{narrowed}")
+        return
+    mutmut = Path(sys.executable).with_name("mutmut")
+    run = [str(mutmut), "run", "--max-children", str(args.children)]
+    subprocess.run(run + ([mutant_glob(args.module)] if args.module else []), cwd=ROOT, check=True)
+    write(args.module, "make mutation" + (f" MODULE={args.module}" if args.module else ""))
 
 
 if __name__ == "__main__":
