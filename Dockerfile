@@ -1,6 +1,13 @@
 # One image for the api, the RQ workers, the reconciler and the optional dashboard (their commands are in
 # docker-compose.yml). Slim and pinned: the base image by its full version, every Python dependency by
 # constraints.txt (the versions the test suite ran on); it runs as an unprivileged user.
+# The in-browser verifier's runtime (GET /verify): the pyodide npm package at the version
+# service/verify_files/pyodide.json pins; the image below checks each file against the digests recorded there.
+FROM node:20.20.2-bookworm-slim AS pyodide
+WORKDIR /npm
+COPY service/verify_files/pyodide.json ./
+RUN npm install --silent --no-audit --no-fund --save-exact "pyodide@$(node -p 'require("./pyodide.json").version')"
+
 FROM python:3.11.13-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -21,8 +28,13 @@ COPY summaries ./summaries
 COPY webhooks ./webhooks
 # the viewer serves clients/js/siege.js through a link in service/viewer_files: the build copies the file
 COPY clients ./clients
+COPY --from=pyodide /npm /tmp/npm
+# then the zip of the Python /verify runs, built from these very sources, beside the checked Pyodide files
 RUN pip install -c constraints.txt ".[dashboard]" \
     && rm -rf build ./*.egg-info \
+    && python -m service.in_browser.runtime /tmp/npm /app/build/verifier \
+    && python -m service.in_browser.bundle /app/build/verifier \
+    && rm -rf /tmp/npm \
     && useradd --system --no-create-home --uid 10001 siege
 
 USER siege

@@ -7,9 +7,14 @@ TEST_TOOLS := $(VENV)/.test-tools
 # openapi-python-client pins typer below the siege command line's, so it gets a venv of its own
 GENERATOR_VENV := $(VENV)/generator
 GENERATOR_SPEC := openapi-python-client>=0.29,<1
-# TypeScript checks the JSDoc types of clients/js/siege.js (tests/clients), where npm is
+# npm's packages (where npm is): TypeScript checks the JSDoc types of clients/js/siege.js (tests/clients),
+# axe-core checks the pages' accessibility in tests/browser
+NODE_DIR ?= $(VENV)/node
+NPM := $(shell command -v npm)
 TYPESCRIPT_SPEC := typescript@~5.9
-TSC := $(if $(shell command -v npm),$(VENV)/node/node_modules/.bin/tsc)
+TSC := $(if $(NPM),$(NODE_DIR)/node_modules/.bin/tsc)
+AXE_SPEC := axe-core@4.14.1
+AXE := $(if $(NPM),$(NODE_DIR)/node_modules/axe-core/axe.min.js)
 PYTEST_ARGS ?= -n 2 --dist loadgroup
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard summaries/locales/*/LC_MESSAGES/siege.po))
 # rules/ compiled with mypyc, out of the tree (workers/rules_build.py): an opt-in build (SIEGE_COMPILED_RULES=1)
@@ -20,9 +25,15 @@ RULES_SOURCES := $(shell find rules -name '*.py' -o -name '*.json')
 MUTMUT_SPEC := mutmut==3.8.1
 MUTMUT := $(VENV)/.mutmut-3.8.1
 CHILDREN ?= 2
+# the in-browser verifier (GET /verify): the zip of the Python it runs, built from these sources, and the
+# pinned Pyodide runtime it runs on, fetched once with npm and checked against service/verify_files/pyodide.json
+VERIFIER_DIR := build/verifier
+VERIFIER_ZIP := $(VERIFIER_DIR)/siege-verifier.zip
+VERIFIER_SOURCES := $(RULES_SOURCES) $(wildcard eventstore/*.py service/*.py service/in_browser/*.py) constraints.txt
+PYODIDE := $(if $(NPM),$(VERIFIER_DIR)/pyodide/.checked)
 
 .DEFAULT_GOAL := help
-.PHONY: help install compiled-rules run test test-faults lint openapi bench mutation clean
+.PHONY: help install compiled-rules browser-verifier run test test-faults lint openapi bench mutation clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -51,10 +62,23 @@ $(TEST_TOOLS): $(INSTALLED)
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nginx-light >/dev/null; }
 	@touch $@
 
-install: $(INSTALLED) $(TEST_TOOLS) $(CATALOGS) $(TSC) ## create .venv and install the project with its dev tools; compile the catalogs
+install: $(INSTALLED) $(TEST_TOOLS) $(CATALOGS) $(TSC) $(AXE) browser-verifier ## create .venv and install the project with its dev tools; compile the catalogs; build the in-browser verifier
 
 $(TSC): | $(INSTALLED)
-	npm install --silent --no-audit --no-fund --prefix $(VENV)/node '$(TYPESCRIPT_SPEC)' >/dev/null
+	npm install --silent --no-audit --no-fund --prefix $(NODE_DIR) '$(TYPESCRIPT_SPEC)' >/dev/null
+
+$(AXE): | $(INSTALLED)
+	npm install --silent --no-audit --no-fund --save-exact --prefix $(NODE_DIR) '$(AXE_SPEC)' >/dev/null
+
+$(VERIFIER_ZIP): $(VERIFIER_SOURCES) | $(RUNTIME)
+	$(PY) -m service.in_browser.bundle $(VERIFIER_DIR)
+
+$(PYODIDE): service/verify_files/pyodide.json | $(RUNTIME)
+	$(PY) -m service.in_browser.runtime $(NODE_DIR) $(VERIFIER_DIR)
+	@touch $@
+
+browser-verifier: $(VERIFIER_ZIP) $(PYODIDE) ## build the in-browser verifier: the zip of rules/ and the verifier, and Pyodide (npm)
+	@$(if $(NPM),:,echo "browser-verifier: no npm here, so no Pyodide runtime: /verify says how to get it")
 
 $(COMPILED_RULES): $(RULES_SOURCES) workers/rules_build.py | $(INSTALLED)
 	$(PY) -m workers.rules_build
@@ -64,10 +88,10 @@ compiled-rules: $(COMPILED_RULES) ## compile rules/ with mypyc into build/mypyc 
 %.mo: %.po $(RUNTIME)
 	$(VENV)/bin/pybabel compile --statistics -i $< -o $@
 
-run: $(RUNTIME) $(CATALOGS) ## start store, workers, webhook worker, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
+run: $(RUNTIME) $(CATALOGS) browser-verifier ## start store, workers, webhook worker, reconciler and API; honours HOST, PORT, REDIS_URL, SIEGE_API_KEY
 	$(PY) -m launcher
 
-test: $(INSTALLED) $(TEST_TOOLS) $(CATALOGS) $(TSC) $(COMPILED_RULES) ## run the whole suite against a real embedded server, both builds of rules/ (PYTEST_ARGS to narrow it)
+test: $(INSTALLED) $(TEST_TOOLS) $(CATALOGS) $(TSC) $(AXE) browser-verifier $(COMPILED_RULES) ## run the whole suite against a real embedded server, both builds of rules/ (PYTEST_ARGS to narrow it)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test-faults: $(INSTALLED) ## fault injection on real processes (SIGKILLs, store outages); prints what it counted
@@ -82,7 +106,7 @@ lint: $(INSTALLED) ## ruff check, ruff format --check, mypy --strict, import con
 openapi: $(INSTALLED) ## regenerate openapi.yaml from the marshmallow schemas
 	$(PY) -m service.openapi > openapi.yaml.new && mv openapi.yaml.new openapi.yaml
 
-bench: $(INSTALLED) $(CATALOGS) $(COMPILED_RULES) ## bounded benchmarks; writes bench/results/report.md (QUICK=1: a smoke run; BENCH_ARGS)
+bench: $(INSTALLED) $(CATALOGS) $(COMPILED_RULES) browser-verifier ## bounded benchmarks; writes bench/results/report.md (QUICK=1: a smoke run; BENCH_ARGS)
 	@command -v wrk >/dev/null || apt-get install -y -qq wrk >/dev/null 2>&1 || \
 		echo "bench: no wrk (apt-get install wrk); falling back to the Python load generator"
 	$(PY) -m bench $(if $(QUICK),--quick) $(BENCH_ARGS)
@@ -94,5 +118,5 @@ $(MUTMUT): $(INSTALLED)
 mutation: $(MUTMUT) $(CATALOGS) ## mutmut over rules/ with the rules tests (hours; MODULE=rules/pathfinder/blast.py, CHILDREN=2); writes docs/mutation.md
 	SIEGE_COMPILED_RULES=0 $(PY) -m tests.mutation $(if $(MODULE),--module $(MODULE)) --children $(CHILDREN)
 
-clean: ## drop the virtual environment, the compiled rules and caches (keeps ./var, the embedded server's data)
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build/mypyc build/mypyc.partial
+clean: ## drop the virtual environment, the compiled rules, the in-browser verifier and caches (keeps ./var, the embedded server's data)
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build/mypyc build/mypyc.partial $(VERIFIER_DIR)

@@ -11,7 +11,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench import RULES_BUILD, ack, footprint, measures, previews, streams
+from bench import RULES_BUILD, ack, browser_verify, footprint, measures, previews, streams
 from bench.measures import Row
 from bench.stack import running
 
@@ -46,6 +46,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         say(f"export and verify: a {exported:,}-entry battle")
         rows += measures.export_verify(bench, exported, Path(data_dir))
+        in_browser = 2_000 if args.quick else 20_000
+        say(f"verify in the browser: a {in_browser:,}-entry export, beside siege verify")
+        rows += browser_verify.measure(bench, in_browser, Path(data_dir))
     say("replica acknowledgement: appends on one node and on a replicated cluster, with and without it")
     with tempfile.TemporaryDirectory(prefix="siege-bench-ack-") as ack_dir:
         rows += ack.rows(ack.measure(Path(ack_dir), quick=args.quick))

@@ -49,7 +49,11 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
         "this Idempotency-Key was used with another body (a command's: `version`) or, for a webhook "
         "operation, on another path",
     ),
-    "import-invalid": (422, "the export does not verify: `version`, `kind`, `reason` and `line` say where"),
+    "import-invalid": (
+        422,
+        "the export does not verify, or an entry holds input the API refuses (`kind` `refused`): `version`, "
+        "`kind`, `reason` and `line` say where",
+    ),
     "import-not-concluded": (422, "the export is of a battle not concluded yet: it cannot carry the seed"),
     "unsupported-rules": (
         409,
@@ -70,6 +74,7 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "too-many-streams": (503, "this API process holds its cap of open streams; retry after `Retry-After`"),
     "battle-streams-full": (429, "the battle holds its share of this process's streams; close one first"),
     "too-many-tokens": (409, "the battle has its cap of live tokens; revoke one first"),
+    "orders-hidden": (409, "an export is whole, and orders are hidden from this token until revealed"),
     "token-streams-full": (429, "the token holds its share of this process's streams; close one first"),
 }
 

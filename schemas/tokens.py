@@ -39,6 +39,12 @@ def ruleset_sides(ruleset: str) -> tuple[str, ...] | None:
     return tuple(sides)
 
 
+def side_allowed(ruleset: str, side: str) -> bool:
+    """Whether a side token of the ruleset may name `side` (its format is ROLE's)."""
+    sides = ruleset_sides(ruleset)
+    return sides is None or side in sides
+
+
 class TokenCreateSchema(StrictSchema):
     role = fields.String(
         required=True,

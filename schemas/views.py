@@ -9,6 +9,9 @@ from schemas.registry import reason_component, schema_rulesets
 from schemas.results import result_component
 
 HASH = {"description": "hex SHA-256 of the entry chain"}
+HIDDEN_RULE = (
+    "epic's orders, EP-ORDER-05: until the reveal, to every token but the GM's and the giving side's"
+)
 
 
 class ViewSchema(Schema):
@@ -54,10 +57,20 @@ class RollSchema(ViewSchema):
     source = one_of("client", "stream", required=True)
 
 
+OUTCOME_STATUS, OUTCOME_STATUSES = "OutcomeStatus", ("applied", "rejected")
+
+
 class OutcomeSchema(ViewSchema):
     version = fields.Integer(required=True)
     type = fields.String(required=True)
-    status = one_of("applied", "rejected", required=True)
+    status = fields.Raw(  # no type of its own: the anyOf is the whole of it, one enum for generated clients
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": f"null only when the outcome is shown hidden ({HIDDEN_RULE})",
+            "anyOf": [{"$ref": f"#/components/schemas/{OUTCOME_STATUS}"}, {"type": "null"}],
+        },
+    )
     reason = fields.String(
         allow_none=True,
         required=True,
@@ -95,21 +108,41 @@ class OutcomeSchema(ViewSchema):
         required=True,
         metadata={"description": "one line in the answer's Content-Language (Accept-Language: en, fr)"},
     )
-    changes = fields.List(fields.Dict(), required=True)
+    changes = fields.List(fields.Dict(), required=True, allow_none=True, **described("null when hidden"))
     hash = fields.String(required=True, metadata=HASH)
+    hidden = fields.Boolean(
+        **described(
+            f"true when shown hidden ({HIDDEN_RULE}): `status`, `reason`, `detail`, `result` and `changes` "
+            "are null, `rolls` is empty and `summary` says only that an order was given; absent otherwise"
+        )
+    )
 
 
 class EventSchema(ViewSchema):
     version = fields.Integer(required=True)
     type = fields.String(required=True)
-    data = fields.Dict(required=True)
-    dice = fields.Dict(required=True)
+    data = fields.Dict(required=True, allow_none=True, **described("null when hidden"))
+    dice = fields.Dict(required=True, allow_none=True, **described("null when hidden"))
     schema_version = fields.Integer(required=True)
     actor = fields.String(required=True)
-    idempotency_key = fields.String(allow_none=True, required=True)
+    idempotency_key = fields.String(
+        allow_none=True,
+        required=True,
+        **described(
+            "the one sent; for a hidden command sent without one, `salt-` and 128 random bits the service "
+            "chose, so that its hash hides a secret; null when hidden"
+        ),
+    )
     recorded_at = fields.String(required=True)
     prev_hash = fields.String(required=True)
     hash = fields.String(required=True, metadata=HASH)
+    hidden = fields.Boolean(
+        **described(
+            f"true when the entry is shown hidden ({HIDDEN_RULE}): `data`, `dice` and `idempotency_key` are "
+            "null, version, type, actor, time and both hashes kept, so the chain links; once revealed the "
+            "whole entry is served and hashes to `hash`. Absent from whole entries (and from exports)"
+        )
+    )
     outcome = fields.Nested(OutcomeSchema, allow_none=True, required=True, **described("null while pending"))
 
 
@@ -120,7 +153,13 @@ class BattleStateSchema(ViewSchema):
     version = fields.Integer(required=True)
     concluded = fields.Boolean(required=True)
     dice_commitment = fields.String(required=True)
-    game = fields.Dict(required=True, metadata={"description": "the ruleset's own state"})
+    game = fields.Dict(
+        required=True,
+        metadata={
+            "description": "the ruleset's own state; while orders are hidden from the reader "
+            f'({HIDDEN_RULE}), every `order` it does not own reads `"hidden"`'
+        },
+    )
     undoable = fields.Integer(
         required=True, metadata={"description": "the version an `undo` would cancel now (0: none)"}
     )

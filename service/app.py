@@ -20,10 +20,11 @@ from service.bodies import CappedRequest
 from service.config import ServiceConfig
 from service.deps import EXTENSION, Services
 from service.docs import assets, document, openapi_settings
-from service.endpoints import blueprints, health, viewer
+from service.endpoints import blueprints, health, verify, viewer
 from service.hub import Hub
 from service.openapi_doc import register_commands
 from service.openapi_webhooks import register_webhooks
+from service.reveals import Reveals
 from service.scheduling import Scheduler
 from service.token_cache import TokenCache
 
@@ -77,6 +78,7 @@ def create_app(
         battles=BattleCache(store, config.battle_cache_size),
         scheduler=Scheduler(store, queue_redis),
         tokens=TokenCache(config.battle_cache_size),
+        reveals=Reveals(config.battle_cache_size),
         waiters=threading.BoundedSemaphore(config.max_waiters),
         hub=Hub(
             store,
@@ -101,10 +103,18 @@ def create_app(
     app.register_blueprint(assets)
     app.register_blueprint(document)
     app.register_blueprint(viewer.static)
+    app.register_blueprint(verify.static)
     cors.install(app, config)  # once every route is there: its preflight lists their methods
     budgets.install(app, config)  # a battle token's budget, counted in its battle's keys
     limits.install(
-        app, config, health.blp, assets, document, viewer.static, cast(Blueprint, app.blueprints[API_DOCS])
+        app,
+        config,
+        health.blp,
+        assets,
+        document,
+        viewer.static,
+        verify.static,
+        cast(Blueprint, app.blueprints[API_DOCS]),
     )
     return app
 

@@ -6,6 +6,7 @@ new endpoint is closed until someone opens it on purpose."""
 from __future__ import annotations
 
 import hmac
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, TypeVar
@@ -13,9 +14,11 @@ from typing import Literal, TypeVar
 from flask import Flask, current_app, g, request
 
 from eventstore.records import TokenRecord
+from schemas.tokens import ROLE, side_allowed
 from service.deps import Services, services
+from service.hiding import Reader, reader_of
 from service.problems import Problem
-from service.tokens import GM, OBSERVER, SIDE, digest, expired, role_of
+from service.tokens import GM, OBSERVER, SIDE, SIDE_PREFIX, digest, expired, is_token_id, role_of
 
 Access = Literal["public", "create", "read", "stream", "command", "gm"]
 ROLES_FOR: dict[Access, frozenset[str]] = {
@@ -46,6 +49,19 @@ class Principal:
         return f"{role}/{self.token_id}" if self.token_id else role
 
 
+def is_actor(text: str, ruleset: str) -> bool:
+    """Whether `text` is an `actor` as Principal.actor writes it for a battle of `ruleset`: `service` or
+    `anonymous` (no token), or a token's role as tokens are minted (`gm`, `observer`, `side:<name>` of the
+    ruleset's sides) with, after `/`, a token id as `mint` draws it; a role alone is what releases before
+    tokens and the golden corpus's writer recorded."""
+    role, slash, token_id = text.partition("/")
+    if role in (SERVICE, ANONYMOUS):
+        return not slash
+    if re.match(ROLE, role) is None or (slash and not is_token_id(token_id)):
+        return False
+    return not role.startswith(SIDE_PREFIX) or side_allowed(ruleset, role.removeprefix(SIDE_PREFIX))
+
+
 def judged_again_by_append(view: View) -> View:
     """The view appends with the token's digest, and the append script re-reads the record: only such a
     view may be judged on this process's memory of the token (service/token_cache.py)."""
@@ -68,6 +84,12 @@ def install(app: Flask) -> None:
 def current() -> Principal:
     found: Principal | None = g.get("siege_principal")
     return found or Principal(role=ANONYMOUS)
+
+
+def reader() -> Reader:
+    """What the request's token may see of what a ruleset hides (service/hiding.py)."""
+    principal = current()
+    return reader_of(principal.role, principal.side)
 
 
 def authenticate() -> None:

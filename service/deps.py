@@ -13,6 +13,7 @@ from eventstore.protocol import EventStore
 from service.battle_cache import BattleCache
 from service.config import ServiceConfig
 from service.hub import Hub
+from service.reveals import Reveals
 from service.scheduling import Scheduler
 from service.token_cache import TokenCache
 
@@ -27,6 +28,7 @@ class Services:
     battles: BattleCache
     scheduler: Scheduler
     tokens: TokenCache
+    reveals: Reveals  # how far this process read each battle's outcomes for reveals (hidden orders)
     waiters: threading.BoundedSemaphore  # `Prefer: wait` answers in progress: a thread is left for the rest
     hub: Hub  # this process's stream reader; its thread starts with the first stream
 

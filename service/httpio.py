@@ -39,18 +39,23 @@ def read_json() -> Any:
         raise Problem(415, "unsupported-media-type", "The request body must be application/json")
     raw = request.get_data(cache=False)
     try:
-        body = json.loads(
-            raw.decode("utf-8"),  # RFC 8259 §8.1: UTF-8 only (json.loads would also guess UTF-16 or 32)
-            parse_constant=_not_json,
-            parse_int=_integer,
-            parse_float=_finite,
-            object_pairs_hook=_unique_members,
-        )
-        _check_depth(body)
-        if _SURROGATE.search(raw):
-            json.dumps(body, ensure_ascii=False).encode("utf-8")  # a lone surrogate is no Unicode text
+        return parse_json(raw)
     except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
         raise Problem(400, "malformed-json", "The request body is not valid JSON", str(error)) from None
+
+
+def parse_json(raw: bytes) -> Any:
+    """`raw` read as I-JSON, else ValueError (or RecursionError); an import reads its bodies with it too."""
+    body = json.loads(
+        raw.decode("utf-8"),  # RFC 8259 §8.1: UTF-8 only (json.loads would also guess UTF-16 or 32)
+        parse_constant=_not_json,
+        parse_int=_integer,
+        parse_float=_finite,
+        object_pairs_hook=_unique_members,
+    )
+    _check_depth(body)
+    if _SURROGATE.search(raw):
+        json.dumps(body, ensure_ascii=False).encode("utf-8")  # a lone surrogate is no Unicode text
     return body
 
 
@@ -116,3 +121,9 @@ def prefer_wait(cap_s: float) -> float | None:
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
     text = body if isinstance(body, str) else _COMPACT(body)
     return Response(text, status, dict(headers or {}), mimetype=JSON_MIMETYPE)
+
+
+def per_reader(response: Response) -> Response:
+    """An answer whose body depends on the token (what it may see): no cache serves it to another."""
+    response.vary.add("Authorization")
+    return response

@@ -28,14 +28,20 @@ LEASE_MARGIN_S = 10.0  # beyond the longest wait: appending and answering take a
 FINGERPRINT_HEX = 32  # 128 bits of SHA-256: only a client's two bodies under one key are ever compared
 ACCEPTED, WAITED = "202", "200"
 log = logging.getLogger(__name__)
+KEY_FORM = f"Between 1 and {MAX_KEY} printable ASCII characters."
 
 
 def key() -> str | None:
-    """The key as sent: 1 to 255 printable ASCII characters (the draft's sf-string), else a 422."""
+    """The key as sent, if it is well formed, else a 422."""
     found = request.headers.get(HEADER)
-    if found is not None and not (1 <= len(found) <= MAX_KEY and found.isascii() and found.isprintable()):
-        raise validation_problem({HEADER: [f"Between 1 and {MAX_KEY} printable ASCII characters."]})
+    if found is not None and not well_formed(found):
+        raise validation_problem({HEADER: [KEY_FORM]})
     return found
+
+
+def well_formed(found: str) -> bool:
+    """1 to 255 printable ASCII characters (the draft's sf-string); an import holds its keys to it too."""
+    return 1 <= len(found) <= MAX_KEY and found.isascii() and found.isprintable()
 
 
 def fingerprint(body: Any) -> str:

@@ -1,5 +1,6 @@
 """`POST /battles/import`: spool the body to a temporary file as it streams in, verify it there with the
-offline verifier, and only then recreate the battle under a new id. Memory stays flat however long it is.
+offline verifier, hold every entry to the API's own input checks (service/importable.py), and only then
+recreate the battle under a new id. Memory stays flat however long it is.
 
 Each pass over the file opens it afresh: the verifier's passes overlap (an undo folds the file again up to
 an earlier version while the main pass is mid-file), so passes sharing one file object would share its
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import IO
 
@@ -16,6 +18,7 @@ from eventstore.records import StoredEntry
 from service.creation import Created, with_fresh_id
 from service.deps import Services
 from service.export_format import MAX_LINE_BYTES, read_line
+from service.importable import refusal
 from service.problems import Problem
 from service.tokens import GM, mint
 from service.verifying import Finding, Report, verify
@@ -27,12 +30,14 @@ NOT_CONCLUDED = "import-not-concluded"
 
 def import_export(deps: Services, body: IO[bytes]) -> Created:
     """A new battle recreated from a verified export, with its log, its revealed seed and a GM token;
-    a 422 naming the first bad version when the export does not verify, and nothing created."""
+    a 422 naming the first bad version when the export does not verify or holds input the API refuses,
+    and nothing created."""
     with tempfile.TemporaryDirectory(prefix="siege-import-") as folder:
         spool = Path(folder) / SPOOL_NAME
         with spool.open("wb") as out:
             _spool(body, out)
-        report = verify(lambda: _lines(spool))
+        admit = partial(refusal, max_body_bytes=deps.config.max_body_bytes)  # input the API takes, only
+        report = verify(lambda: _lines(spool), admit)
         if report.status == "unsupported":
             raise unsupported_rules(report)
         if report.finding is not None:

@@ -11,7 +11,7 @@ from redis.exceptions import RedisError
 from eventstore.errors import CountedRefusal
 from eventstore.records import Appended
 from schemas.commands import load_command
-from service import answers, auth, budgets, idempotency
+from service import answers, auth, budgets, hiding, idempotency
 from service.appending import Append, append
 from service.deps import Services
 from service.httpio import prefer_wait, read_json
@@ -25,13 +25,15 @@ def submit(deps: Services, battle_id: str) -> Response:
     body = read_json()
     key = idempotency.key()
     wait_s = prefer_wait(deps.config.max_wait_s)
+    command = load_command(ruleset, body)
+    recorded = key or hiding.salt(ruleset, command.type)  # a hidden order's hash must hide a secret too
     job = Append(
         battle_id=battle_id,
         ruleset=ruleset,
-        command=load_command(ruleset, body),
+        command=command,
         principal=auth.current(),
-        idempotency_key=key,
-        fingerprint=idempotency.fingerprint(body) if key else None,
+        idempotency_key=recorded,
+        fingerprint=idempotency.fingerprint(body) if recorded else None,
         # without a wait the answer is the 202 the append itself decides: nothing is in flight after it
         lease_s=idempotency.lease_s(deps) if key and wait_s is not None else 0.0,
         if_match=request.headers.get("If-Match"),

@@ -13,6 +13,7 @@ from rules.registry import get_ruleset
 from schemas.commands import command_schemas
 from schemas.registry import reason_component, schema_rulesets
 from schemas.results import result_components
+from schemas.views import OUTCOME_STATUS, OUTCOME_STATUSES
 
 REF = "#/components/schemas/"
 
@@ -58,6 +59,8 @@ def register_commands(spec: APISpec) -> None:
         spec.components.schema(reason_component(ruleset), reasons_schema(ruleset))
         for name, component in result_components(ruleset).items():
             spec.components.schema(name, component)
+    # named, so a generated client has one `OutcomeStatus` enum (a nullable inline enum came out as three)
+    spec.components.schema(OUTCOME_STATUS, {"type": "string", "enum": list(OUTCOME_STATUSES)})
 
 
 def reasons_schema(ruleset: str) -> dict[str, Any]:

@@ -5,14 +5,15 @@ Each outcome is one event (`id: <version>`, `event: outcome`, `data:` the outcom
 already folded after the start (read from the store), then those the process's hub hands over live. A
 comment line keeps an idle stream open; after the outcome of an applied `conclude`, an `end` event closes
 it. While open, the stream re-reads its token's record once per heartbeat interval at most, and ends (an
-`end` event with the reason) once that token is revoked or expired."""
+`end` event with the reason) once that token is revoked or expired. An outcome hidden from the token
+(service/hiding.py) is sent hidden, judged when it is sent."""
 
 from __future__ import annotations
 
 import json
 import logging
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 
 from flask import Response
@@ -20,9 +21,11 @@ from redis.exceptions import RedisError
 
 from eventstore.protocol import EventStore
 from service.deps import Services
+from service.hiding import HIDDEN, Reader, hidden_outcome
 from service.hub import Hub
 from service.messages import localized, summarized
 from service.problems import Problem
+from service.reveals import Sight
 from service.subscriptions import Delivered, StreamsFull, Subscription, delivered
 from service.tokens import expired
 
@@ -45,10 +48,11 @@ class Opened:
     after: int  # outcomes after this version are sent
     heartbeat_s: float
     token_digest: str  # of the token it was opened with (a ticket's: the one that minted it)
+    sight: Callable[[], Sight]  # what that token may see now, read afresh for each outcome that may hide
 
 
 def open_stream(
-    deps: Services, battle_id: str, after: int | None, language: str, token_digest: str
+    deps: Services, battle_id: str, after: int | None, language: str, token_digest: str, reader: Reader
 ) -> Response:
     ruleset = deps.battles.ruleset_of(battle_id)
     try:
@@ -68,6 +72,7 @@ def open_stream(
         after=start,
         heartbeat_s=deps.config.stream_heartbeat_s,
         token_digest=token_digest,
+        sight=lambda: deps.reveals.sight(deps.store, battle_id, ruleset, reader),
     )
     body = _released(deps.hub, subscription, frames(deps.store, subscription, opened))
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}  # no proxy may hold events back
@@ -198,12 +203,16 @@ def _concludes_raw(outcome: str | None) -> bool:
 
 
 def frame(item: Delivered, opened: Opened) -> str:
-    """The SSE event of one outcome in the stream's language; rendered once per language per process."""
-    found = item.frames.get(opened.language)
+    """The SSE event of one outcome in the stream's language, shown whole or hidden as the stream's token
+    may see it; rendered once per language and view per process (a hidden frame is every hidden reader's)."""
+    hidden = opened.sight().hides(item.version, str(item.outcome.get("type")), item.actor)
+    view = f"{opened.language}/{HIDDEN}" if hidden else opened.language
+    found = item.frames.get(view)
     if found is None:
-        told = summarized(opened.ruleset, item.outcome, item.command, opened.language)
+        outcome, command = (hidden_outcome(item.outcome), {}) if hidden else (item.outcome, item.command)
+        told = summarized(opened.ruleset, outcome, command, opened.language)
         data = json.dumps(told, ensure_ascii=False, separators=(",", ":"))
-        found = item.frames[opened.language] = f"id: {item.version}\nevent: outcome\ndata: {data}\n\n"
+        found = item.frames[view] = f"id: {item.version}\nevent: outcome\ndata: {data}\n\n"
     return found
 
 

@@ -17,12 +17,14 @@ BACKLOG = 1000  # outcomes one subscription holds before it is told to read the 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Delivered:
-    """One outcome as read, with its command as logged (the summary needs its ids); `frames` keeps the
-    SSE frame rendered per language, so a process renders each outcome once per language."""
+    """One outcome as read, with its command and actor as logged (the summary needs its ids, hiding its
+    sender); `frames` keeps the SSE frame rendered per language and view, so a process renders each outcome
+    once per language and view."""
 
     version: int
     outcome: dict[str, Any]
     command: dict[str, Any]
+    actor: str = ""
     frames: dict[str, str] = field(default_factory=dict)
 
 
@@ -78,6 +80,6 @@ class Subscription:
 def delivered(store: EventStore, battle_id: str, rows: Sequence[tuple[int, str]]) -> list[Delivered]:
     """Outcomes read from the store (consecutive versions) with their commands, read in one call."""
     return [
-        Delivered(version=entry.version, outcome=json.loads(outcome), command=entry.data)
+        Delivered(version=entry.version, outcome=json.loads(outcome), command=entry.data, actor=entry.actor)
         for entry, outcome in with_entries(store, battle_id, rows)
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -14,6 +15,8 @@ from service.clock import iso, now, parse_iso
 TOKEN_BYTES = 32  # 256 random bits
 GM, SIDE, OBSERVER = "gm", "side", "observer"
 SIDE_PREFIX = SIDE + ":"
+TOKEN_ID_PREFIX, TOKEN_ID_BYTES = "tok_", 8  # a token's public id, as `actor` names it
+_TOKEN_ID = re.compile(rf"{TOKEN_ID_PREFIX}[0-9a-f]{{{2 * TOKEN_ID_BYTES}}}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,13 +39,18 @@ def mint(role: str, expires_in_s: int | None = None) -> Minted:
     expires = iso(created + timedelta(seconds=expires_in_s)) if expires_in_s is not None else None
     record = TokenRecord(
         digest=digest(secret),
-        id="tok_" + secrets.token_hex(8),
+        id=TOKEN_ID_PREFIX + secrets.token_hex(TOKEN_ID_BYTES),
         role=kind,
         scope=scope or None,
         expires_at=expires,
         created_at=iso(created),
     )
     return Minted(secret=secret, record=record)
+
+
+def is_token_id(text: str) -> bool:
+    """Whether `text` is a token id as `mint` draws them."""
+    return _TOKEN_ID.fullmatch(text) is not None
 
 
 def role_of(record: TokenRecord) -> str:

@@ -7,6 +7,10 @@ each outcome (`outcome`) and, once the seed matches its commitment, recomputes e
 Stream dice are handed to the fold as the values the outcomes record, so an export proves its outcomes
 follow the rules even before `conclude`, when its dice alone are not verifiable yet.
 
+An import also holds every entry to the API's own input checks (service/importable.py), between the two
+passes (`admit`): no input the API refuses is ever folded. `siege verify` does not: its verdict is the
+file's integrity (chain, dice, outcomes), in the kinds below.
+
 A battle pinned to rules this release does not fold (service/supported_rules.py) is `unsupported`, never
 `tampered`: its chain and its dice are checked all the same (neither depends on the rules version: every
 version draws its dice from the same stream, docs/export-format.md §5), its outcomes are not compared."""
@@ -16,7 +20,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import count, islice
+from pathlib import Path
 from typing import Any, Literal
 
 from eventstore.canonical import canonical_json
@@ -44,6 +49,12 @@ CHAIN_REASONS = {
 }
 # a stored outcome, the stream slots supplied from it, and the line of the file it was read from
 Recorded = tuple[dict[str, Any] | None, frozenset[str], int]
+# a check run after the first pass (line n holds version n, the chain holds) and before the fold: the
+# file's lines and the ruleset of version 1; the first entry it refuses
+Admit = Callable[[Lines, str], "Finding | None"]
+PASSES = 2  # the reads of the whole file a verify makes (the scan, the fold): what a progress bar counts
+# (an import's `admit` reads it once more; no progress bar shows an import)
+TICK = 1000  # lines between two progress updates: an update per line costs more than the line
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,12 +64,14 @@ class Finding:
     not in the file was due (the line holding what came in its place; line 1 of a file with no events)."""
 
     version: int
-    kind: Kind | Literal["unusable", "unsupported"]
+    kind: Kind | Literal["unusable", "unsupported", "refused"]  # `refused`: an import's `admit` only
     reason: str
     line: int
+    detail: str = ""  # what `reason` does not say: a `refused` entry's reason is a code, this says why
 
     def one_line(self) -> str:
-        return f"version {self.version}: {self.kind}: {self.reason}"
+        said = f"version {self.version}: {self.kind}: {self.reason}"
+        return f"{said} ({self.detail})" if self.detail else said
 
 
 @dataclass(slots=True, kw_only=True)
@@ -104,13 +117,35 @@ class Report:
         }
 
 
-def verify(lines: Lines) -> Report:
+def file_lines(file: Path, advance: Callable[[int], object]) -> Lines:
+    """The export's lines, read afresh at each call; the first PASSES reads tell `advance` the bytes they
+    read, TICK lines at a time (an undo's rewind opens more passes: they read, but are not progress)."""
+    opened = count()
+
+    def lines() -> Iterator[bytes]:
+        shown, read = next(opened) < PASSES, 0
+        with file.open("rb") as handle:
+            for n, line in enumerate(handle, 1):
+                read += len(line)
+                if shown and n % TICK == 0:
+                    advance(read)
+                    read = 0
+                yield line
+        if shown:
+            advance(read)
+
+    return lines
+
+
+def verify(lines: Lines, admit: Admit | None = None) -> Report:
     report = Report()
     try:
         scan = _scan(lines(), report)
         if report.finding is None and scan.unsupported is not None:
             _check_dice_alone(lines, report, scan, scan.unsupported)
-        elif report.finding is None:
+        elif report.finding is None and admit is not None:
+            report.finding = admit(lines, str(report.ruleset))
+        if report.finding is None and scan.unsupported is None:
             _refold(lines, report, scan)
     except Unusable as error:
         report.finding = Finding(

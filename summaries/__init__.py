@@ -60,6 +60,8 @@ def _rendered(ruleset: str, outcome: Mapping[str, Any], command: Data, lang: str
 
 def line(ruleset: str, outcome: Mapping[str, Any], command: Data) -> Line:
     kind = str(outcome.get("type"))
+    if outcome.get("hidden"):  # shown hidden to its reader (a hidden order): its line names nothing of it
+        return f"{ruleset}.{kind}.hidden", {}
     if outcome.get("status") == "rejected":
         reason, detail = str(outcome.get("reason")), outcome.get("detail") or {}
         params = {**_base(ruleset, outcome, command), **DETAIL[ruleset](detail)}

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterator
-from itertools import count
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from service.cli.report import render_audit, render_verify
+from service.verifying import PASSES, TICK, file_lines
 from service.verifying import verify as verify_export
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
@@ -23,7 +22,6 @@ err = Console(stderr=True)
 out = Console()
 JsonFlag = Annotated[bool, typer.Option("--json", help="print the report as JSON")]
 UNUSABLE = 2
-TICK = 1000  # lines between two progress updates: a bar update per line costs more than the line
 
 
 def progress(unit: str) -> Progress:
@@ -44,23 +42,8 @@ def verify(
         err.print(f"unusable: cannot read {file}: {error.strerror}")
         raise typer.Exit(UNUSABLE) from None
     with progress("bytes") as bar:
-        task = bar.add_task("verifying", total=2 * size)  # two passes over the file
-        opened = count()
-
-        def lines() -> Iterator[bytes]:
-            shown = next(opened) < 2  # an undo's rewind opens more passes: they read, but are not progress
-            read = 0
-            with file.open("rb") as handle:
-                for n, line in enumerate(handle, 1):
-                    read += len(line)
-                    if shown and n % TICK == 0:
-                        bar.advance(task, read)
-                        read = 0
-                    yield line
-            if shown:
-                bar.advance(task, read)
-
-        report = verify_export(lines)
+        task = bar.add_task("verifying", total=PASSES * size)
+        report = verify_export(file_lines(file, lambda read: bar.advance(task, read)))
     if as_json:
         print(json.dumps(report.wire(), indent=2))
     else:

@@ -15,6 +15,7 @@ from service.endpoints import (
     state,
     stream,
     tokens,
+    verify,
     viewer,
     webhooks,
 )
@@ -37,4 +38,5 @@ def blueprints() -> list[Blueprint]:
         rulesets.blp,
         health.blp,
         viewer.blp,
+        verify.blp,
     ]

@@ -9,11 +9,12 @@ from marshmallow import RAISE, fields, validate
 
 from schemas.base import StrictSchema
 from schemas.views import EventSchema
+from service import auth
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.etags import not_modified
 from service.event_view import Telling, event_etag, one_event, page_of
-from service.httpio import json_response
+from service.httpio import json_response, per_reader
 from service.messages import language, localized
 from service.problems import Problem
 
@@ -59,11 +60,13 @@ def list_events(battle_id: str, after: int = 0, limit: int | None = None) -> Res
     deps = services()
     limit = min(limit or deps.config.page_default, deps.config.page_max)
     telling = Telling(ruleset=deps.battles.ruleset_of(battle_id), language=language())
-    page = page_of(deps.store, battle_id, after, limit, telling)
+    sight = deps.reveals.sight(deps.store, battle_id, telling.ruleset, auth.reader())
+    page = page_of(deps.store, battle_id, after, limit, telling, sight)
     headers: dict[str, Any] = {"ETag": page.etag}
     if page.more and page.events:
         headers["Link"] = f'<{request.path}?after={page.events[-1]["version"]}&limit={limit}>; rel="next"'
-    return localized(not_modified(page.etag) or json_response(page.events, 200, headers), telling.language)
+    answer = not_modified(page.etag) or json_response(page.events, 200, headers)
+    return per_reader(localized(answer, telling.language))
 
 
 @blp.route("/<battle_id>/events/<int:version>", methods=["GET"])
@@ -75,10 +78,12 @@ def read_event(battle_id: str, version: int) -> Response:
     """Read one log entry and its outcome (null while pending)"""
     deps = services()
     telling = Telling(ruleset=deps.battles.ruleset_of(battle_id), language=language())
-    event = one_event(deps.store, battle_id, version, telling)
+    sight = deps.reveals.sight(deps.store, battle_id, telling.ruleset, auth.reader())
+    event = one_event(deps.store, battle_id, version, telling, sight)
     if event is None:
         raise Problem(
             404, "version-not-found", "No such version", f"Battle {battle_id} has no version {version}."
         )
     tag = event_etag(event, telling.language)
-    return localized(not_modified(tag) or json_response(event, 200, {"ETag": tag}), telling.language)
+    answer = not_modified(tag) or json_response(event, 200, {"ETag": tag})
+    return per_reader(localized(answer, telling.language))

@@ -9,6 +9,7 @@ from flask import Response, request
 
 from schemas.export import ExportedEventSchema
 from schemas.views import BattleCreatedSchema
+from service import auth
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.etags import etag
@@ -38,9 +39,21 @@ LOCATION = {"Location": {"description": "the new battle", "schema": {"type": "st
 @blp.access("read")
 @blp.doc(responses={"200": EXPORTED})
 @blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT", description="orders are hidden from this token until revealed")
 def export_battle(battle_id: str) -> Response:
     """Export the battle as JSON Lines, one CloudEvent per version, streamed"""
-    store = services().store
+    deps = services()
+    store = deps.store
+    sight = deps.reveals.sight(store, battle_id, deps.battles.ruleset_of(battle_id), auth.reader())
+    if sight.withheld():  # an export is whole: only once nothing in it is hidden from the token
+        raise Problem(
+            409,
+            "orders-hidden",
+            "Orders are hidden from this token",
+            "An export holds every entry whole, and this battle holds orders hidden from this token until "
+            "they are revealed (an `advance_phase` out of the orders phase, or `conclude`). Export again "
+            "after the reveal, or with a GM token.",
+        )
     head = store.head(battle_id)
     headers = {
         "ETag": etag(head.hash),
@@ -57,7 +70,8 @@ def export_battle(battle_id: str) -> Response:
 @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def import_battle() -> Response:
-    """Import an export as a new battle once it verifies; the answer holds its GM token, shown this once"""
+    """Import an export as a new battle once it verifies and holds only input the API takes; the answer holds
+    its GM token, shown this once"""
     deps = services()
     if request.mimetype not in IMPORT_TYPES:
         raise Problem(415, "unsupported-media-type", "The request body must be application/x-ndjson")

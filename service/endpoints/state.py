@@ -7,15 +7,21 @@ from marshmallow import RAISE, fields, validate
 
 from schemas.base import StrictSchema
 from schemas.views import BattleStateSchema
+from service import auth
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.etags import etag, not_modified
-from service.httpio import json_response
+from service.hiding import HIDDEN, blanked_state
+from service.httpio import json_response, per_reader
 from service.readside import state_at
 
 blp = Blueprint("state", __name__, url_prefix="/battles", description="State: projections and time travel.")
 ETAG = {
-    "ETag": {"description": "the chain hash of the version the state reflects", "schema": {"type": "string"}}
+    "ETag": {
+        "description": "the chain hash of the version the state reflects, with `/hidden-<reader>` while "
+        "orders are withheld from the reader",
+        "schema": {"type": "string"},
+    }
 }
 
 
@@ -37,5 +43,12 @@ def read_state(battle_id: str, at: int | None = None) -> Response:
     created = deps.battles.created(battle_id)
     state = state_at(deps.store, created, battle_id, at)
     entry = deps.store.entry(battle_id, state.version)
-    tag = etag(entry.hash if entry else "")
-    return not_modified(tag) or json_response(state.state, 200, {"ETag": tag})
+    sight = deps.reveals.sight(deps.store, battle_id, str(created.data["ruleset"]), auth.reader())
+    shown, qualifier = state.state, None
+    if sight.policy is not None and sight.blanks(state.version):  # orders the reader may not see: withheld
+        shown, qualifier = (
+            blanked_state(state.state, sight.policy, sight.reader),
+            f"{HIDDEN}-{sight.reader.key}",
+        )
+    tag = etag(entry.hash if entry else "", qualifier)
+    return per_reader(not_modified(tag) or json_response(shown, 200, {"ETag": tag}))

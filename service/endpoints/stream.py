@@ -21,7 +21,9 @@ FORMAT = (
     'while idle; after an applied `conclude`, `event: end` with `data: {"version": v, "reason": '
     '"concluded"}`, and the stream closes; once the token it was opened with (for a ticket, the one '
     "that minted it) is revoked or expires, within a heartbeat interval, `event: end` with `data: "
-    '{"reason": "token_revoked"}` (or `"token_expired"`), and it closes.'
+    '{"reason": "token_revoked"}` (or `"token_expired"`), and it closes. An outcome hidden from the '
+    "stream's token (a hidden order, EP-ORDER-05) is sent hidden, as `GET .../events/{v}` serves it, and "
+    "not sent again once revealed: read `GET .../events/{v}` after the reveal."
 )
 STREAM_CONTENT = {EVENT_STREAM: {"schema": {"type": "string", "description": FORMAT}}}
 
@@ -44,7 +46,7 @@ def open_battle_stream(
     start = last_event_id if last_event_id is not None else after  # what a reconnecting EventSource sends
     token_digest = auth.current().digest
     assert token_digest is not None, "a battle token or its ticket opened it"
-    return open_stream(services(), battle_id, start, lang or language(), token_digest)
+    return open_stream(services(), battle_id, start, lang or language(), token_digest, auth.reader())
 
 
 @blp.route("/<battle_id>/stream-tickets", methods=["POST"])

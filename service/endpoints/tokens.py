@@ -6,7 +6,7 @@ from flask import Response
 
 from eventstore.errors import TooManyTokens
 from eventstore.records import TokenRecord
-from schemas.tokens import TokenCreateSchema, TokenMintedSchema, TokenSchema, ruleset_sides
+from schemas.tokens import TokenCreateSchema, TokenMintedSchema, TokenSchema, ruleset_sides, side_allowed
 from service.clock import utc_now
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
@@ -87,9 +87,9 @@ def revoke_token(battle_id: str, token_id: str) -> Response:
 
 def _check_side(role: str, ruleset: str) -> None:
     """A side token names one of the ruleset's sides, where the ruleset lists them (a 422 otherwise)."""
-    sides = ruleset_sides(ruleset)
     side = role.removeprefix(SIDE_PREFIX)
-    if role.startswith(SIDE_PREFIX) and sides is not None and side not in sides:
+    if role.startswith(SIDE_PREFIX) and not side_allowed(ruleset, side):
+        sides = ruleset_sides(ruleset) or ()
         raise validation_problem(
             {"role": [f"The {ruleset} sides are {', '.join(sides)}; `{side}` is none of them."]},
             "Nothing was minted.",

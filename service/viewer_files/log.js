@@ -112,15 +112,19 @@ export function undoneBy(entries) {
   return undone;
 }
 
+// an entry the service shows hidden to this token (a hidden order, until the reveal): no data, no result
+export const isHidden = (entry) => entry.hidden === true || entry.outcome?.hidden === true;
+
 export function logRow(entry, undone, words, ruleset, onPick) {
   const outcome = entry.outcome;
-  const status = outcome ? outcome.status : "pending";
+  const status = isHidden(entry) ? "hidden" : outcome ? outcome.status : "pending";
   const cancelledBy = undone.get(entry.version);
   const classes = ["entry", status, cancelledBy ? "undone" : ""].filter(Boolean).join(" ");
   const statusWord = words[status] || status;
+  // named by the text it shows (no aria-label): what a reader sees is what a voice command can say
   const button = html(
     "button",
-    { type: "button", class: "entry-head", "aria-label": `${words.version} ${entry.version}: ${entry.type}, ${statusWord}` },
+    { type: "button", class: "entry-head" },
     html("span", { class: "entry-version" }, `v${entry.version}`),
     " ",
     html("span", { class: "entry-type" }, entry.type),

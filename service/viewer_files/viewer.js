@@ -2,11 +2,12 @@
 // audit, and shows the map at the version the timeline points to; live mode follows new outcomes.
 
 import { labels, pickLanguage } from "./i18n.js";
-import { logRow, undoneBy } from "./log.js";
+import { isHidden, logRow, undoneBy } from "./log.js";
 import { drawEpic, epicCaption, gateState, sectionOrder, sectionStatus } from "./map-epic.js";
 import { drawPathfinder, pathfinderCaption, shotsOf, squareText } from "./map-pathfinder.js";
 import { SiegeClient } from "./siege.js";
 import { html } from "./svg.js";
+import { browserVerifier, headline } from "/verify/static/verifier.js";
 
 const PAGE = 200; // events per request: the service clamps it to its own page maximum
 const SLIDER_REST_MS = 120;
@@ -30,10 +31,13 @@ function translatePage(words, language) {
   document.title = words.title;
 }
 
+const BADGES = { verified: "ok", tampered: "failed", unusable: "failed", unsupported: "unsupported" };
+
 class Viewer {
-  constructor(client, words) {
+  constructor(client, words, fetchExport) {
     this.client = client;
     this.words = words;
+    this.fetchExport = fetchExport; // the battle's export, with the token the page holds in memory
     this.entries = [];
     this.states = new Map();
     this.shown = null;
@@ -51,6 +55,8 @@ class Viewer {
     await this.show(this.head());
     $("status").textContent = "";
     this.audit();
+    $("verify-here").disabled = false;
+    $("verify-here").addEventListener("click", () => this.verifyHere());
   }
 
   async loadEvents(after) {
@@ -194,13 +200,47 @@ class Viewer {
       if (dice.verifiable) lines.push(dice.mismatches.length ? words.rollsWrong(dice.mismatches.length) : words.rollsVerified(dice.checked_rolls));
       const verdict = { ok: words.auditOk, failed: words.auditFailed, unsupported: words.auditUnsupported };
       badge.className = `badge ${audit.status}`;
+      badge.dataset.verifier = "server";
       badge.replaceChildren(
-        html("strong", {}, `${verdict[audit.status]} · v${audit.audited_upto}`),
+        html("strong", {}, `${verdict[audit.status]} · v${audit.audited_upto} · ${words.byServer}`),
         html("ul", {}, lines.map((line) => html("li", {}, line))),
       );
     } catch (error) {
       badge.className = "badge failed";
       badge.textContent = `${words.auditUnavailable}: ${error.message}`;
+    }
+  }
+
+  // the export re-folded by this browser (Pyodide running the service's own verifier): the badge says so
+  async verifyHere() {
+    const badge = $("audit");
+    const bar = $("verify-progress");
+    const words = this.words;
+    $("verify-here").disabled = true;
+    bar.value = 0;
+    bar.hidden = false;
+    badge.className = "badge checking";
+    badge.dataset.verifier = "browser";
+    badge.textContent = words.verifyingHere;
+    try {
+      const verifier = browserVerifier();
+      const about = await verifier.start();
+      const { report, ms } = await verifier.verify(await this.fetchExport(), (done, total) => (bar.value = total ? done / total : 1));
+      const dice = report.dice;
+      const lines = report.finding ? [headline(report)] : [words.chainOk, words.refolded(report.outcomes.compared, report.outcomes.pending)];
+      if (!report.finding) lines.push(!dice.verifiable ? words.seedHidden : words.rollsVerified(dice.checked_rolls));
+      lines.push(words.codeDigest(about.sha256), words.took((ms / 1000).toFixed(2)));
+      badge.className = `badge ${BADGES[report.status]}`;
+      badge.replaceChildren(
+        html("strong", {}, `${words.browserVerdict[report.status]} · v${report.head_version} · ${words.byBrowser}`),
+        html("ul", {}, lines.map((line) => html("li", {}, line))),
+      );
+    } catch (error) {
+      badge.className = "badge failed";
+      badge.textContent = `${words.verifyUnavailable}: ${error.message}`;
+    } finally {
+      bar.hidden = true;
+      $("verify-here").disabled = false;
     }
   }
 
@@ -220,6 +260,19 @@ class Viewer {
         else this.stopped(error.message);
       },
     });
+  }
+
+  // after a reveal the entries that were shown hidden are served whole: read them again
+  async revealed() {
+    this.states.clear(); // states read before showed the others' orders as hidden
+    for (const [i, e] of this.entries.entries()) {
+      if (!isHidden(e)) continue;
+      try {
+        this.entries[i] = await this.client.event(e.version);
+      } catch (error) {
+        $("live-status").textContent = error.message;
+      }
+    }
   }
 
   stopped(why) {
@@ -244,13 +297,18 @@ class Viewer {
       return;
     }
     if (this.entries.some((e) => e.version === entry.version)) return;
-    this.entries.push({ ...entry, outcome });
+    this.entries.push({ ...entry, outcome: entry.outcome || outcome });
     this.entries.sort((a, b) => a.version - b.version);
+    if (revealing(outcome)) await this.revealed();
     $("version").max = String(this.head());
     this.renderLog();
     await this.show(following ? this.head() : this.wanted);
   }
 }
+
+// an outcome that reveals hidden orders: epic's advance_phase out of the orders phase, or a conclude
+const revealing = (outcome) =>
+  outcome.status === "applied" && (outcome.type === "conclude" || (outcome.type === "advance_phase" && outcome.result?.revealed_orders));
 
 async function main() {
   const language = pickLanguage(navigator.languages?.length ? navigator.languages : [navigator.language]);
@@ -263,8 +321,13 @@ async function main() {
     return;
   }
   const client = new SiegeClient({ baseUrl: location.origin, battleId, token, language });
+  const fetchExport = async () => {
+    const answer = await fetch(`/battles/${encodeURIComponent(battleId)}/export`, { headers: { Authorization: `Bearer ${token}` } });
+    if (!answer.ok) throw new Error(`${answer.status} ${answer.statusText}`);
+    return answer.arrayBuffer();
+  };
   try {
-    await new Viewer(client, words).start();
+    await new Viewer(client, words, fetchExport).start();
   } catch (error) {
     $("status").textContent = words.loadFailed(error.message);
   }

@@ -16,6 +16,7 @@ from eventstore.canonical import canonical_json
 from eventstore.chain import entry_hash
 from eventstore.protocol import GENESIS_HASH, EventStore
 from eventstore.records import Projection, StoredEntry
+from rules.fold import CONCLUDE as CONCLUDE_TYPE
 from service.export_format import ENTRY_FIELDS, read_line
 from service.tokens import GM, mint
 from tests.api.helpers import CLIMB_FIGHT, WALL, accepted, create_battle, fold
@@ -249,7 +250,8 @@ def written_by_another_release(
     """The battle of `lines` in `store` as another release sharing it wrote it there: its log, its seed and
     (`outcomes`) the outcomes and `state` its workers folded; the battle's id and a token of `role`."""
     events = [read_line(raw, n, n) for n, raw in enumerate(lines, 1)]
-    seed = str(events[-1].outcome["result"]["server_seed"])  # type: ignore[index]
+    conclusion = next(e.outcome for e in events if e.entry.type == CONCLUDE_TYPE and e.outcome)
+    seed = str(conclusion["result"]["server_seed"])
     battle_id, token = secrets.token_hex(12), mint(role)
     store.import_battle(battle_id, (e.entry for e in events), seed, token=token.record)
     if outcomes:

@@ -53,6 +53,20 @@ def follow(replica: EmbeddedServer, master: EmbeddedServer) -> None:
         assert time.monotonic() < deadline, "the replica never linked to its master"
         time.sleep(0.05)
     client.close()
+    caught_up(master, deadline)
+
+
+def caught_up(master: EmbeddedServer, deadline: float) -> None:
+    """Until the master has seen its replica acknowledge everything it wrote (a busy machine is slow to)."""
+    client = redis.Redis(port=master.port)
+    while True:
+        info: Any = client.info("replication")
+        replica = info.get("slave0") or {}
+        if isinstance(replica, dict) and int(replica.get("offset", -1)) >= int(info["master_repl_offset"]):
+            break
+        assert time.monotonic() < deadline, "the replica never caught up with its master"
+        time.sleep(0.05)
+    client.close()
 
 
 def cut(replica: EmbeddedServer) -> None:
@@ -60,7 +74,7 @@ def cut(replica: EmbeddedServer) -> None:
     redis.Redis(port=replica.port).replicaof("NO", "ONE")
 
 
-def acked_client(master: EmbeddedServer, replicas: int | None = 1, timeout_ms: int = 300) -> GmClient:
+def acked_client(master: EmbeddedServer, replicas: int | None = 1, timeout_ms: int = 1000) -> GmClient:
     url = master.url
     ack = ReplicaAck(replicas=replicas, timeout_ms=timeout_ms)
     store = RedisEventStore(connect(url, socket_timeout=5), ack=ack)
@@ -127,7 +141,7 @@ def test_a_replica_that_does_not_confirm_makes_a_503_and_the_keyed_retry_appends
 def test_the_store_alone_refuses_the_acknowledgement_and_replays_it_once_the_replica_has_it(
     own_server: EmbeddedServer, replica: EmbeddedServer
 ) -> None:
-    store = RedisEventStore(connect(own_server.url), ack=ReplicaAck(replicas=1, timeout_ms=200))
+    store = RedisEventStore(connect(own_server.url), ack=ReplicaAck(replicas=1, timeout_ms=1000))
     battle(store, "b")
     cut(replica)
     entry = command(key="k")
@@ -144,7 +158,7 @@ def test_the_store_alone_refuses_the_acknowledgement_and_replays_it_once_the_rep
 def test_auto_waits_for_the_replicas_the_node_has(
     own_server: EmbeddedServer, replica: EmbeddedServer
 ) -> None:
-    store = RedisEventStore(connect(own_server.url), ack=ReplicaAck(replicas=None, timeout_ms=200))
+    store = RedisEventStore(connect(own_server.url), ack=ReplicaAck(replicas=None, timeout_ms=1000))
     battle(store, "b")  # creating writes nothing that waits: auto is read at the first append
     assert store.append("b", command()).version == 2
     cut(replica)
@@ -220,18 +234,19 @@ def test_a_replay_is_acknowledged_only_once_the_replicas_hold_the_first_attempt_
 ) -> None:
     """A replay writes nothing new, yet WAIT counts a connection's own writes: the replay's script writes
     its record again, so the wait covers the first attempt's entry even on a connection that wrote nothing."""
-    first = RedisEventStore(connect(own_server.url), ack=ReplicaAck(replicas=1, timeout_ms=200))
+    first = RedisEventStore(connect(own_server.url), ack=ReplicaAck(replicas=1, timeout_ms=1000))
     battle(first, "b")
     pid = redis.Redis(port=replica.port).info()["process_id"]
     os.kill(pid, signal.SIGSTOP)  # linked still, but it takes and acknowledges nothing
     try:
         with pytest.raises(ReplicasBehind):
             first.append("b", command(key="k"), fingerprint="f")
-        fresh = RedisEventStore(connect(own_server.url), ack=ReplicaAck(replicas=1, timeout_ms=200))
+        fresh = RedisEventStore(connect(own_server.url), ack=ReplicaAck(replicas=1, timeout_ms=1000))
         fresh.head("b")  # a read: its first append hashes on the right head and writes no claim
 
         with pytest.raises(ReplicasBehind):  # a connection of its own, which never wrote: still no
             fresh.append("b", command(key="k"), fingerprint="f")
     finally:
         os.kill(pid, signal.SIGCONT)
+    caught_up(own_server, time.monotonic() + LINKED_WITHIN_S)
     assert fresh.append("b", command(key="k"), fingerprint="f").replayed

@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from rules.registry import get_ruleset
 from service.exporting import export_lines
+from service.in_browser import bundle
 from service.tokens import OBSERVER
 from tests.api.exports import repinned, written_by_another_release
 from tests.browser.battles import (
@@ -27,6 +28,8 @@ from tests.browser.battles import (
     send_waiting,
 )
 from tests.browser.conftest import STEP_TIMEOUT_MS
+from tests.browser.verify_page import START_TIMEOUT_MS as START_MS
+from tests.browser.verify_page import axe_violations, require_verifier
 from tests.fixtures.processes import LiveService
 
 pytestmark = [
@@ -297,21 +300,29 @@ def test_live_mode_shows_new_outcomes_as_they_land(
     expect(page.locator("#live-status")).to_have_text("Live: following the battle")  # the stream is open
 
     ordered = send_waiting(live_service, played.battle_id, played.gm_token, EAST_WALL[4])
-    expect(page.locator(f'#log li[data-version="{ordered["version"]}"]')).to_have_count(1)
+    order = page.locator(f'#log li[data-version="{ordered["version"]}"]')
+    expect(order).to_have_count(1)
     version_shown(page, ordered["version"], ordered["version"])
+    # an order is hidden from the observer until it is revealed (EP-ORDER-05): nothing of it on the page
+    expect(order).to_have_class("entry hidden")
+    expect(order.locator(".entry-status")).to_have_text("hidden until the orders are revealed")
+    expect(order.locator(".summary")).to_have_text("An order was given, hidden until the orders are revealed")
+    assert "Charge" not in page.locator("body").inner_text()
     undo = send_waiting(live_service, played.battle_id, played.gm_token, {"type": "undo"})
 
     # the undone entry stays in the log, marked with the undo that cancelled it
     version_shown(page, undo["version"], undo["version"])
-    cancelled = page.locator(f'#log li[data-version="{ordered["version"]}"]')
-    expect(cancelled).to_have_class("entry applied undone")
-    expect(cancelled.locator(".entry-undone")).to_have_text(f" · undone by v{undo['version']}")
+    expect(order).to_have_class("entry hidden undone")
+    expect(order.locator(".entry-undone")).to_have_text(f" · undone by v{undo['version']}")
     concluded = send_waiting(live_service, played.battle_id, played.gm_token, {"type": "conclude"})
 
     # the stream's end: live mode stops by itself and the audit, checked again, finds the seed revealed
     version_shown(page, concluded["version"], concluded["version"])
     expect(page.locator("#live-status")).to_have_text("The battle is concluded.")
     expect(page.get_by_label("Follow live")).not_to_be_checked()
+    # the conclusion revealed the order: the viewer read it again, whole
+    expect(order).to_have_class("entry applied undone")
+    expect(order.locator(".summary")).to_have_text("csm takes the order Charge")
     expect(page.locator("#audit")).to_contain_text("seed revealed and matches its commitment")
     page.screenshot(path=artifacts / "viewer-live-1280x800.png")
     assert_token_kept_out(page, log, played, live_service.base_url)
@@ -336,13 +347,13 @@ def test_the_controls_are_named_and_reached_in_reading_order(
     page.locator("body").focus()
 
     reached = []
-    for _ in range(7):
+    for _ in range(8):
         page.keyboard.press("Tab")
         reached.append(page.evaluate(FOCUSED))
 
     # at version 1, first and previous are disabled, so out of the tab order
-    assert reached[:5] == ["Skip to the log", "version", "next", "last", "live"]
-    assert reached[5:] == ["Version 1: battle_created, applied", "Version 2: add_fortification, applied"]
+    assert reached[:6] == ["Skip to the log", "verify-here", "version", "next", "last", "live"]
+    assert reached[6:] == ["v1 battle_created applied", "v2 add_fortification applied"]
 
 
 def test_without_a_token_the_page_says_how_to_open_it(
@@ -374,3 +385,38 @@ def test_a_battle_of_rules_this_release_does_not_fold_is_badged_unsupported_not_
     expect(badge).to_contain_text("chain intact")
     expect(badge).not_to_contain_text("differs")
     assert_token_kept_out(page, log, played, live_service.base_url)
+
+
+def test_axe_finds_no_serious_or_critical_violation_on_the_viewer(
+    live_service: LiveService, fortress: Played, desktop_en: Page
+) -> None:
+    page = desktop_en
+    open_viewer(page, live_service, fortress)
+    expect(page.locator("#audit")).to_contain_text("chain intact")  # the audit's badge is shown too
+
+    assert axe_violations(page) == []
+
+
+def test_verify_in_this_browser_refolds_the_export_and_the_badge_says_which_verifier_spoke(
+    live_service: LiveService, east_wall: Played, desktop_en: Page
+) -> None:
+    require_verifier(live_service.base_url)
+    page = desktop_en
+    log = open_viewer(page, live_service, east_wall)
+    refused: list[str] = []
+    page.on("worker", lambda w: w.on("console", lambda m: refused.append(m.text)))
+    badge = page.locator("#audit")
+    expect(badge).to_contain_text("Audit passed")
+    expect(badge).to_contain_text("checked by the server")
+    expect(badge).to_have_attribute("data-verifier", "server")
+
+    page.get_by_role("button", name="Verify in this browser").click()
+
+    expect(badge).to_have_attribute("data-verifier", "browser")
+    expect(badge).to_contain_text(f"Verified · v{east_wall.head} · checked by this browser", timeout=START_MS)
+    expect(badge).to_have_class("badge ok")
+    expect(badge).to_contain_text(f"{east_wall.head} outcomes re-folded and equal, 0 pending")
+    expect(badge).to_contain_text(f"code sha256 {bundle.digest()}")  # the zip these sources give
+    expect(page.locator("#verify-progress")).to_be_hidden()
+    assert [line for line in refused if "Content Security Policy" in line] == []
+    assert_token_kept_out(page, log, east_wall, live_service.base_url)

@@ -34,7 +34,14 @@ def bearer(token: str) -> dict[str, str]:
 def test_open_streams_leave_healthz_and_commands_answering(stream_service: LiveService) -> None:
     live = stream_service
     battle_id, gm = create_battle(live)
-    streams = [LiveStream(live.base_url, f"/battles/{battle_id}/stream", bearer(gm)) for _ in range(HELD)]
+    # a token holds at most 4 streams (SIEGE_MAX_STREAMS_PER_TOKEN): the GM and two observers hold 4 each
+    observers = [call("POST", f"{live.base_url}/battles/{battle_id}/tokens", {"role": "observer"}, bearer(gm))
+                 for _ in range(2)]  # fmt: skip
+    readers = [gm, *(minted.body["token"] for minted in observers)]
+    streams = [
+        LiveStream(live.base_url, f"/battles/{battle_id}/stream", bearer(readers[n % len(readers)]))
+        for n in range(HELD)
+    ]
     try:
         assert [s.status for s in streams] == [200] * HELD
         for held in streams:

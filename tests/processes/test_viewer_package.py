@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from service.endpoints.verify import FILES as VERIFY_FILES
 from service.endpoints.viewer import FILES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,3 +60,12 @@ def test_the_built_package_holds_every_viewer_file_and_siege_js_itself(tmp_path:
 def test_the_image_copies_the_client_the_viewer_links_to() -> None:
     assert "COPY clients ./clients" in (ROOT / "Dockerfile").read_text()
     assert (FILES / "siege.js").resolve() == (ROOT / "clients" / "js" / "siege.js").resolve()
+
+
+def test_the_built_package_holds_every_verify_file_the_loader_and_the_worker_as_files(tmp_path: Path) -> None:
+    shipped = built_package(tmp_path).parent / VERIFY_FILES.name
+
+    assert sorted(p.name for p in shipped.iterdir()) == sorted(p.name for p in VERIFY_FILES.iterdir())
+    for name in ("verifier.js", "worker.js"):
+        assert not (shipped / name).is_symlink()
+        assert (shipped / name).read_bytes() == (ROOT / "clients" / "verifier" / name).read_bytes()

@@ -15,6 +15,7 @@ import pytest
 from eventstore.protocol import EventStore
 from eventstore.records import WebhookRecord
 from service.event_view import Telling, one_event
+from service.reveals import Sight
 from tests.workers.logs import append, new_battle
 from tests.workers.receiver import Receiver
 from webhooks.event import TYPES, new_secret
@@ -91,7 +92,7 @@ def test_each_outcome_is_a_signed_cloudevent_of_the_outcome_as_get_events_serves
     events = receiver.verified(webhook.secret)  # every signature verifies with standardwebhooks
     telling = Telling(ruleset="epic", language="fr")
     for version, (event, request) in enumerate(zip(events, receiver.requests, strict=True), start=2):
-        served = one_event(redis_store, battle_id, version, telling)
+        served = one_event(redis_store, battle_id, version, telling, Sight.of_gm())
         assert served is not None
         assert event["data"] == served["outcome"]
         assert event["specversion"] == "1.0"

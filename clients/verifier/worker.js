@@ -1,0 +1,53 @@
+// The in-browser verifier's worker: starts Pyodide and the zip of the service's own Python, all from the
+// origin that served this file, then runs `siege verify` on each export it is sent, telling its progress.
+// Messages in: {op: "start"} once, then {op: "verify", id, bytes}; out: {id, about | progress | json | error},
+// `json` the report as canonical JSON, byte for byte what the server's verifier gives.
+
+const BASE = new URL("./", import.meta.url); // /verify/static/
+const EXPORT = "/tmp/export.jsonl"; // where a file sent is written, in the worker's own memory file system
+
+let started = null; // {pyodide, entry, about} once ready
+
+const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
+
+async function start() {
+  const status = await (await fetch(new URL("verifier.json", BASE))).json();
+  const missing = status.pyodide.problem || status.bundle.problem;
+  if (missing) throw new Error(missing);
+  const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", BASE).href);
+  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", BASE).href, fullStdLib: false });
+  const zip = await (await fetch(new URL(status.bundle.name, BASE))).arrayBuffer();
+  const sha256 = hex(await crypto.subtle.digest("SHA-256", zip)); // of the very bytes this worker runs
+  pyodide.unpackArchive(zip, "zip", { extractDir: "/siege" });
+  pyodide.runPython("import sys; sys.path.insert(0, '/siege')");
+  const entry = pyodide.pyimport("service.in_browser.entry");
+  const about = { ...JSON.parse(entry.about()), sha256, published: status.bundle.sha256, pyodide: pyodide.version };
+  // reachable from the worker's console, so a reader can look at what ran
+  self.siege = { pyodide, entry, about };
+  return self.siege;
+}
+
+function verify({ pyodide, entry }, id, bytes) {
+  pyodide.FS.writeFile(EXPORT, new Uint8Array(bytes));
+  const began = performance.now();
+  try {
+    const json = entry.verify_file(EXPORT, (done, total) => postMessage({ id, progress: { done, total } }));
+    return { json, ms: performance.now() - began };
+  } finally {
+    pyodide.FS.unlink(EXPORT);
+  }
+}
+
+self.onmessage = async ({ data }) => {
+  const { op, id } = data;
+  try {
+    if (op === "start") {
+      started = started || start();
+      postMessage({ id, about: (await started).about });
+    } else if (op === "verify") {
+      postMessage({ id, ...verify(await started, id, data.bytes) });
+    }
+  } catch (error) {
+    postMessage({ id, error: String(error?.message || error) });
+  }
+};

@@ -1,0 +1,109 @@
+"""The Pyodide runtime the verify page loads: the files of one pinned version of the `pyodide` npm package,
+each checked against the SHA-256 recorded in service/verify_files/pyodide.json, copied beside the zip.
+
+`python -m service.in_browser.runtime NODE_DIR [DIR]` installs the pinned package with npm into NODE_DIR
+(once: an installed package of that version is only checked again) and copies its checked files to
+DIR/pyodide (default: build/verifier beside the sources, where the service serves them from)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from service.in_browser.bundle import default_dir
+
+PIN = Path(__file__).parents[1] / "verify_files" / "pyodide.json"
+FOLDER = "pyodide"  # in the verifier's directory
+NPM_TIMEOUT_S = 300
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pin:
+    package: str
+    version: str
+    files: dict[str, str]  # name -> sha256
+
+    @property
+    def spec(self) -> str:
+        return f"{self.package}@{self.version}"
+
+
+def pinned() -> Pin:
+    found = json.loads(PIN.read_text())
+    return Pin(package=found["package"], version=found["version"], files=dict(found["files"]))
+
+
+def how_to_get() -> str:
+    pin = pinned()
+    return (
+        f"the Pyodide runtime ({pin.spec}) is not installed: run `make install` where npm is, or "
+        f"`python -m service.in_browser.runtime NODE_DIR` with npm on the PATH"
+    )
+
+
+def problem(directory: Path) -> str | None:
+    """Why the runtime in `directory` cannot be served (missing or not the recorded bytes); None: it can."""
+    pin = pinned()
+    folder = directory / FOLDER
+    missing = [name for name in pin.files if not (folder / name).is_file()]
+    if missing:
+        return how_to_get()
+    wrong = [name for name, sha in pin.files.items() if _sha256(folder / name) != sha]
+    if wrong:
+        return f"{', '.join(wrong)} in {FOLDER}/ are not the files of {pin.spec} recorded in {PIN.name}"
+    return None
+
+
+@cache
+def checked_problem(directory: Path) -> str | None:
+    """`problem`, worked out once per process: the files change only with a deployment."""
+    return problem(directory)
+
+
+def install(node_dir: Path, directory: Path) -> None:
+    pin = pinned()
+    package = node_dir / "node_modules" / pin.package
+    if _installed_version(package) != pin.version:
+        command = ["npm", "install", "--silent", "--no-audit", "--no-fund", "--save-exact"]
+        subprocess.run([*command, "--prefix", str(node_dir), pin.spec], check=True, timeout=NPM_TIMEOUT_S)
+    wrong = [name for name, sha in pin.files.items() if _sha256(package / name) != sha]
+    if wrong:
+        raise SystemExit(f"{pin.spec} from npm does not match {PIN}: {', '.join(wrong)}")
+    folder = directory / FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in pin.files:
+        shutil.copyfile(package / name, folder / name)
+
+
+def _installed_version(package: Path) -> str | None:
+    try:
+        version = json.loads((package / "package.json").read_text()).get("version")
+    except (OSError, ValueError):
+        return None
+    return str(version) if version else None
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        with path.open("rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+def main(argv: list[str]) -> None:
+    if not argv:
+        raise SystemExit(__doc__)
+    directory = Path(argv[1]) if len(argv) > 1 else default_dir()
+    install(Path(argv[0]), directory)
+    print(f"{directory / FOLDER}: {pinned().spec}, {len(pinned().files)} files checked")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,1 @@
+../../clients/verifier/worker.js
