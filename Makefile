@@ -30,6 +30,10 @@ CATALOGS := $(patsubst %.po,%.mo,$(wildcard summaries/locales/*/LC_MESSAGES/sieg
 # that `make test` holds to the pure Python byte for byte (tests/referee); `make run` never waits for it
 COMPILED_RULES := build/mypyc/rules.sha256
 RULES_SOURCES := $(shell find rules -name '*.py' -o -name '*.json')
+# mutation testing of rules/ (docs/mutation.md): its own pin, kept off `install` (CI never runs it)
+MUTMUT_SPEC := mutmut==3.8.1
+MUTMUT := $(VENV)/.mutmut-3.8.1
+CHILDREN ?= 2
 # the in-browser verifier (GET /verify): the zip of the Python it runs, built from these sources, and the
 # pinned Pyodide runtime it runs on, fetched once with npm and checked against service/verify_files/pyodide.json
 VERIFIER_DIR := build/verifier
@@ -38,7 +42,7 @@ VERIFIER_SOURCES := $(RULES_SOURCES) $(wildcard eventstore/*.py service/*.py ser
 PYODIDE := $(if $(NPM),$(VERIFIER_DIR)/pyodide/.checked)
 
 .DEFAULT_GOAL := help
-.PHONY: help install compiled-rules browser-verifier foundry-module run test test-faults lint openapi bench clean
+.PHONY: help install compiled-rules browser-verifier foundry-module run test test-faults lint openapi bench mutation clean
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -124,6 +128,13 @@ bench: $(INSTALLED) $(CATALOGS) $(COMPILED_RULES) browser-verifier ## bounded be
 	@command -v wrk >/dev/null || apt-get install -y -qq wrk >/dev/null 2>&1 || \
 		echo "bench: no wrk (apt-get install wrk); falling back to the Python load generator"
 	$(PY) -m bench $(if $(QUICK),--quick) $(BENCH_ARGS)
+
+$(MUTMUT): $(INSTALLED)
+	$(PY) -m pip install --quiet '$(MUTMUT_SPEC)'
+	@touch $@
+
+mutation: $(MUTMUT) $(CATALOGS) ## mutmut over rules/ with the rules tests (hours; MODULE=rules/pathfinder/blast.py, CHILDREN=2); writes docs/mutation.md
+	SIEGE_COMPILED_RULES=0 $(PY) -m tests.mutation $(if $(MODULE),--module $(MODULE)) --children $(CHILDREN)
 
 clean: ## drop the virtual environment, the compiled rules, the in-browser verifier and caches (keeps ./var, the embedded server's data)
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build/mypyc build/mypyc.partial $(VERIFIER_DIR)

@@ -149,3 +149,60 @@ def test_blast_shot_needs_its_target_list(rules_table: TableFactory) -> None:
     assert rejected(t, fire("cn")) == "invalid_field"
     assert rejected(t, fire("cn", target_ids=[])) == "invalid_field"
     assert rejected(t, fire("cn", target_ids=["t1", "t1"])) == "invalid_field"
+
+
+def rows(shot: dict[str, Any]) -> list[tuple[Any, ...]]:
+    return [
+        (e["entity_id"], e["zone"], e["distance_ft"], e["damage_after_save"], e["conditions_added"])
+        for e in shot["effects"]
+    ]
+
+
+@pytest.mark.rule("PF-AMMO-02", "PF-AMMO-11", "PF-GEN-05", "PF-GEN-09")
+def test_alchemists_fire_halves_an_odd_damage_down_beyond_five_feet(rules_table: TableFactory) -> None:
+    """13 fire: the landing square's creature keeps 13 and burns on a failed save; at 10 ft a failed save
+    is floor(13 / 2) = 6, a success 0; a wooden engine at 10 ft takes 6, its hardness ignored."""
+    t = lobbing(
+        rules_table,
+        "alchemists_fire",
+        creature("in", hp=30, y=20),
+        creature("ring", hp=30, y=22),
+        creature("calm", hp=30, x=1, y=22),
+        engine("cart", "ballista_light", x=-1, y=22),
+    )
+    shot = applied(t, fire("lc", {"targeting": [10], "damage": [4, 4, 4, 1], "save": [5, 5, 20]}))
+    assert shot["damage"]["total"] == 13
+    assert rows(shot) == [
+        ("in", "target", 0, 13, ["on_fire"]),
+        ("ring", "outer", 10, 6, []),
+        ("calm", "outer", 10, 0, []),
+        ("cart", "outer", 10, 6, []),
+    ]
+    assert (effect(shot, "cart")["damage_in"], effect(shot, "cart")["hardness_applied"]) == (6, 0)
+
+
+@pytest.mark.rule("PF-AMMO-04", "PF-GEN-05")
+def test_liquid_ice_halves_an_odd_damage_down_beyond_five_feet(rules_table: TableFactory) -> None:
+    t = lobbing(rules_table, "liquid_ice", creature("in", hp=30, y=20), creature("ring", hp=30, y=22))
+    shot = applied(t, fire("lc", {"targeting": [10], "damage": [4, 4, 4, 1], "save": [5, 5]}))
+    assert rows(shot) == [("in", "target", 0, 13, ["entangled"]), ("ring", "outer", 10, 6, [])]
+    assert [e["save"]["type"] for e in shot["effects"]] == ["fort", "fort"]
+
+
+@pytest.mark.rule("PF-AMMO-03")
+def test_a_bomb_strikes_its_landing_square_as_target_and_the_rest_as_area(rules_table: TableFactory) -> None:
+    t = lobbing(rules_table, "bomb", creature("in", hp=30, y=20), creature("ring", hp=30, y=22))
+    shot = applied(t, fire("lc", {"targeting": [10], "damage": [1] * 6}))
+    assert rows(shot) == [("in", "target", 0, 6, []), ("ring", "area", 10, 6, [])]
+
+
+@pytest.mark.rule("PF-AMMO-05", "PF-AMMO-06")
+def test_plague_and_smoke_strike_the_landing_square_s_creatures_at_zero_feet(
+    rules_table: TableFactory,
+) -> None:
+    plague = lobbing(rules_table, "plague_bundle", creature("in", hp=30, y=20), creature("ring", hp=30, y=21))
+    shot = applied(plague, fire("lc", {"targeting": [10], "damage": [3, 3, 3, 2]}))
+    assert rows(shot) == [("in", "target", 0, 5, ["exposed_filth_fever"])]
+    smoke = lobbing(rules_table, "smoke_shot", creature("in", hp=30, y=20), creature("ring", hp=30, y=21))
+    shot = applied(smoke, fire("lc", {"targeting": [10], "damage": [3, 4]}))
+    assert rows(shot) == [("in", "target", 0, 7, [])]

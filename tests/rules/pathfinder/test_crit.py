@@ -15,6 +15,7 @@ from tests.rules.pathfinder.given import (
     creature,
     crew,
     effect,
+    engine,
     fire,
     setup,
     skill,
@@ -156,3 +157,41 @@ def test_criticals_apply_to_objects_and_the_gate_breaker_triples_against_wood(
     )
     shot = applied(t, fire("brk", {"attack": [19], "confirm": [10], "damage": [1] * 12}))
     assert (shot["critical_multiplier"], shot["damage"]["total"]) == (2, 12)
+
+
+@pytest.mark.rule("PF-ENGINE-02", "PF-CRIT-01", "PF-CRIT-03")
+@pytest.mark.parametrize(
+    ("target", "multiplier"),
+    [
+        ({"structure_id": "gate"}, 3),  # a wooden structure: 19–20/×3
+        ({"engine_id": "cart"}, 2),  # a wooden engine is no structure: the catalog's ×2
+        ({"creature_id": "ogre"}, 2),
+    ],
+)
+def test_the_gate_breaker_triples_against_a_wooden_structure_only(
+    rules_table: TableFactory, target: dict[str, str], multiplier: int
+) -> None:
+    t = rules_table("pathfinder")
+    setup(
+        t,
+        creature("gb", **PROFICIENT, **KNOWS),
+        *(creature(f"m{n}") for n in range(4)),
+        {
+            "type": "add_structure",
+            "id": "gate",
+            "kind": "gate",
+            "material": "wood",
+            "size": "L",
+            "position": {"x": 0, "y": 10},
+        },
+        creature("ogre", size="L", hp=200, x=1, y=10),
+        engine("cart", "ram_large", x=-1, y=10),
+        aimed_engine("brk", "ballista_gate_breaker", target),
+        crew("brk", "gb", "m0", "m1", "m2", "m3"),
+    )
+    shot = applied(t, fire("brk", {"attack": [19], "confirm": [10], "damage": [1] * 6 * multiplier}))
+    assert (shot["threat"], shot["critical_multiplier"], shot["damage"]["total"]) == (
+        True,
+        multiplier,
+        6 * multiplier,
+    )

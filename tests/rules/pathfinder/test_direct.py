@@ -8,6 +8,7 @@ from tests.conftest import TableFactory
 from tests.rules.pathfinder.given import (
     KNOWS,
     PROFICIENT,
+    aimed_engine,
     applied,
     ballista,
     creature,
@@ -148,3 +149,40 @@ def test_engines_subtract_hardness_and_are_destroyed_at_zero(rules_table: TableF
         ["destroyed"],
     )
     applied(t, crew("lb", "loader"))  # the wreck released its crew
+
+
+@pytest.mark.rule("PF-AMMO-08")
+@pytest.mark.parametrize(("natural", "total", "conditions"), [(16, 20, []), (15, 19, ["prone"])])
+def test_a_chain_shot_knocks_prone_unless_the_fortitude_save_reaches_twenty(
+    rules_table: TableFactory, natural: int, total: int, conditions: list[str]
+) -> None:
+    """The hit's full damage either way; Fortitude DC 20: 16 + 4 = 20 stands, 15 + 4 = 19 falls prone."""
+    t = rules_table("pathfinder")
+    setup(
+        t,
+        creature("cg", bab=4, proficiencies=["firearms"]),
+        creature("c2", x=1),
+        creature("ogre", ac=15, hp=50, saves={"fort": 4}, y=10),
+        aimed_engine("cn", "cannon", who("ogre"), ammunition="chain_shot"),
+        crew("cn", "cg", "c2"),
+    )
+    shot = applied(t, fire("cn", {"attack": [12], "damage": [2] * 6, "save": [natural]}))
+    ogre = effect(shot, "ogre")
+    assert (ogre["zone"], ogre["damage_after_save"], ogre["hp_after"]) == ("target", 12, 38)
+    assert (ogre["save"]["dc"], ogre["save"]["total"], ogre["conditions_added"]) == (20, total, conditions)
+
+
+@pytest.mark.rule("PF-AMMO-09")
+def test_an_entangling_bolt_hits_its_target_for_no_damage(rules_table: TableFactory) -> None:
+    shot = shoot(ballista(rules_table, ammunition="entangling_bolt"), {"attack": [15]})
+    assert [
+        (e["entity_id"], e["zone"], e["damage_in"], e["hp_loss"], e["conditions_added"])
+        for e in shot["effects"]
+    ] == [("dummy", "target", 0, 0, ["entangled"])]
+
+
+@pytest.mark.rule("PF-MISHAP-02", "PF-DEF-05")
+def test_a_mishap_on_a_broken_ballista_breaks_nothing_more(rules_table: TableFactory) -> None:
+    outcome = ballista(rules_table, broken=True).send(fire("lb", {"attack": [1]}, target=who("dummy")))
+    assert (outcome["result"]["mishap"], outcome["result"]["engine_after"]["broken"]) == (True, True)
+    assert [c["event"] for c in outcome["changes"]] == ["ActionsSpent", "ShotFired"]

@@ -176,3 +176,52 @@ def test_springal_bursts_reach_fifteen_feet_without_save(rules_table: TableFacto
         ("a", "burst", 24, None),
         ("w", "burst", 24, None),
     ]
+
+
+@pytest.mark.rule("PF-INDIRECT-01", "PF-MAGIC-05", "PF-GEN-12")
+def test_a_siege_mage_s_empower_and_the_wind_enter_the_targeting_check(rules_table: TableFactory) -> None:
+    """A hurricane's −8 and empower 2 (+2 to the check, +6 static damage), labelled in the spec's order."""
+    mage = {**PROFICIENT, **KNOWS, "features": ["siege_mage"]}
+    t = battery(rules_table, "catapult_heavy", (0, 40), leader=mage)
+    applied(t, {"type": "set_wind", "level": "hurricane"})
+    shot = applied(t, fire("e", {"targeting": [19], "damage": [1] * 8}, empower_spell_level=2))
+    assert [(m["label"], m["value"]) for m in shot["roll"]["modifiers"]] == [
+        ("bab", 6),
+        ("knowledge_engineering", 4),
+        ("empower", 2),
+        ("wind", -8),
+    ]
+    assert (shot["roll"]["total"], shot["hit"], shot["damage"]["static"]) == (23, False, 6)
+
+
+@pytest.mark.rule("PF-INDIRECT-05")
+@pytest.mark.parametrize(("seen_misses", "bonus"), [(4, 8), (5, 10), (6, 10)])
+def test_seen_misses_add_two_each_up_to_ten(rules_table: TableFactory, seen_misses: int, bonus: int) -> None:
+    t = battery(rules_table, "catapult_heavy", (0, 40), successive={"seen_misses": seen_misses})
+    shot = applied(t, fire("e", {"targeting": [10], "damage": [1] * 8}))
+    assert labels(shot["roll"])["successive_misses_seen"] == bonus
+
+
+@pytest.mark.rule("PF-MISFIRE-04", "PF-MISFIRE-05", "PF-INDIRECT-05")
+def test_an_exploding_rocket_springal_counts_no_miss(rules_table: TableFactory) -> None:
+    """Only a misfire that does not explode counts as a miss (PF-MISFIRE-05): the counts stand."""
+    stats = {"stat_overrides": {"targeting_dc": 20, "hardness": 5, "hp": 100}}
+    t = rules_table("pathfinder")
+    setup(
+        t,
+        creature("lead", **PROFICIENT, **KNOWS),
+        creature("m1", x=4),
+        creature("m2", x=5),
+        aimed_engine("rs", "springal_rocket", square(0, 30), successive={"seen_misses": 1}) | stats,
+        crew("rs", "lead", "m1", "m2"),
+    )
+    boom = applied(
+        t, fire("rs", {"targeting": [1], "explosion_damage": [1, 1, 1], "explosion_reflex": [1, 1]})
+    )
+    assert (boom["exploded"], boom["engine_after"]["destroyed"]) == (True, True)
+    assert boom["engine_after"]["successive"] == {
+        "seen_misses": 1,
+        "unseen_misses": 0,
+        "reported_misses": 0,
+        "hit": False,
+    }

@@ -6,6 +6,9 @@ from typing import Any
 
 import pytest
 
+from rules.pathfinder.catalog import ENGINES
+from rules.pathfinder.mishap import is_mishap
+from rules.pathfinder.state import Creature, Square
 from tests.conftest import TableFactory
 from tests.harness import Table
 from tests.rules.pathfinder.given import (
@@ -161,3 +164,43 @@ def test_a_broken_firedrake_explodes_and_an_intact_one_only_breaks(rules_table: 
         ("f2", 15, 12),
         ("v", 15, 12),
     ]  # f3 stands 25 ft away, outside the 20 ft blast
+
+
+# PF-MISFIRE-01: the siege firearms by catalog id; PF-MISFIRE-04: the rocket springal misfires instead
+FIREARMS = {"cannon", "cannon_fiends_mouth", "bombard_light", "bombard_standard", "bombard_heavy"}
+
+
+def leader(*feats: str) -> Creature:
+    return Creature(
+        id="lead", size="M", ac=10, touch_ac=10, hp=10, max_hp=10, feats=feats, position=Square(x=0, y=0)
+    )
+
+
+@pytest.mark.rule("PF-MISHAP-01", "PF-MISFIRE-01", "PF-MISFIRE-04", "PF-FEAT-02")
+@pytest.mark.parametrize("catalog_id", sorted(ENGINES))
+def test_only_a_natural_one_of_a_non_firearm_mishaps_and_never_for_a_siege_engineer(catalog_id: str) -> None:
+    spec = ENGINES[catalog_id]
+    mishaps = catalog_id not in FIREARMS | {"springal_rocket"}
+    assert is_mishap(spec, leader(), 1) is mishaps
+    assert [n for n in range(2, 21) if is_mishap(spec, leader(), n)] == []
+    assert is_mishap(spec, leader("siege_engineer"), 1) is False
+    assert is_mishap(spec, leader("siege_gunner"), 1) is mishaps  # another feat is no Siege Engineer
+
+
+@pytest.mark.rule("PF-MISFIRE-01", "PF-MISHAP-01")
+def test_an_indirect_bombard_misfires_on_a_natural_one_without_a_mishap(rules_table: TableFactory) -> None:
+    """A crew with no Siege Engineer: the natural 1 is the firearm's misfire alone, one break, no mishap."""
+    t = rules_table("pathfinder")
+    setup(
+        t,
+        creature("lead", **PROFICIENT),
+        *(creature(c, x=i + 1) for i, c in enumerate(("m2", "m3", "m4"))),
+        aimed_engine("bd", "bombard_light", square(0, 30)),
+        crew("bd", "lead", "m2", "m3", "m4"),
+    )
+    dice = {"targeting": [1], "scatter_direction": [1], "scatter_distance": [1, 1], "damage": [1] * 5}
+    outcome = t.send(fire("bd", dice))
+    shot = outcome["result"]
+    assert (shot["misfire"], shot["mishap"], shot["hit"], shot["exploded"]) == (True, False, False, False)
+    assert (shot["engine_after"]["broken"], shot["engine_after"]["misfire_max"]) == (True, 6)
+    assert [c["event"] for c in outcome["changes"]].count("EngineBrokenByMishap") == 1

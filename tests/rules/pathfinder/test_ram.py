@@ -526,3 +526,16 @@ def test_gallery_cover_against_a_ram_follows_the_size_gap(
         assert rejected(t, command) == "target_has_total_cover"
     else:
         assert applied(t, command)["roll"]["target_number"] == target_number
+
+
+@rule("PF-GEN-06")
+def test_a_ram_s_damage_die_is_its_d6_and_it_draws_no_explosion_die(rules_table: TableFactory) -> None:
+    """§4: `damage` is the ram's 2d6; `explosion_damage` is drawn by `fire` alone, so a ram ignores it."""
+    t = rams(rules_table)
+    outcome = t.send(ram(dice={"attack": [10], "damage": [3, 7]}))
+    assert (outcome["reason"], outcome["detail"]) == (
+        "dice_value_out_of_range",
+        {"slot": "damage", "faces": 6, "value": 7},
+    )
+    hit = applied(t, ram(dice={"attack": [10], "damage": [3, 6], "explosion_damage": [7]}))
+    assert (hit["damage"]["total"], hit["unused_dice"]) == (19, ["explosion_damage"])
