@@ -4,7 +4,8 @@ a test event (service/webhook_ops.py). The webhook worker delivers (workers/webh
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import Response, request
 from marshmallow import RAISE
@@ -27,6 +28,7 @@ from service.endpoints.blueprint import Blueprint
 from service.httpio import NO_STORE, NO_STORE_DOC, json_response, read_json
 from service.webhooks import deliveries_view, no_such_webhook, register, webhook_view
 
+View = TypeVar("View", bound=Callable[..., Any])
 blp = Blueprint(
     "webhooks", __name__, url_prefix="/battles", description="Webhooks: each outcome posted to a URL, signed."
 )
@@ -48,6 +50,26 @@ IDEMPOTENCY_KEY = {
     "answered a 409; kept SIEGE_IDEMPOTENCY_TTL_S (24 h) per battle, apart from the commands' keys",
 }
 EMPTY_BODY = {"required": False, "content": {"application/json": {"schema": EmptySchema}}}
+KEYED_REFUSALS = {
+    400: "BAD_REQUEST",
+    404: "NOT_FOUND",
+    409: "CONFLICT",
+    413: "REQUEST_ENTITY_TOO_LARGE",
+    415: "UNSUPPORTED_MEDIA_TYPE",
+    422: "UNPROCESSABLE_ENTITY",
+}
+
+
+def _refused_as_a_keyed_body(*, queued: bool = False) -> Callable[[View], View]:
+    """The refusals every keyed operation on a webhook documents; a queued one may find the queue down."""
+    refusals = {**KEYED_REFUSALS, **({503: "SERVICE_UNAVAILABLE"} if queued else {})}
+
+    def documented(view: View) -> View:
+        for status, name in refusals.items():
+            view = blp.alt_response(status, response=name)(view)
+        return view
+
+    return documented
 
 
 @blp.route("/<battle_id>/webhooks", methods=["POST"])
@@ -115,12 +137,7 @@ def list_deliveries(battle_id: str, webhook_id: str, limit: int = 50) -> Respons
 @blp.response(
     200, WebhookCreatedSchema, headers=NO_STORE_DOC, description="rolled: the new secret, shown once"
 )
-@blp.alt_response(400, response="BAD_REQUEST")
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(409, response="CONFLICT")
-@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@_refused_as_a_keyed_body()
 def roll_webhook_secret(battle_id: str, webhook_id: str) -> Response:
     """Roll the webhook's secret: the new one is shown once, the old one signs beside it for the overlap"""
     body = _roll_schema.load(_optional_json())
@@ -141,12 +158,7 @@ def roll_webhook_secret(battle_id: str, webhook_id: str) -> Response:
     parameters=[IDEMPOTENCY_KEY],
 )
 @blp.response(200, WebhookSchema, description="recovered: delivery resumes from the cursor shown")
-@blp.alt_response(400, response="BAD_REQUEST")
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(409, response="CONFLICT")
-@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@_refused_as_a_keyed_body()
 def recover_webhook(battle_id: str, webhook_id: str) -> Response:
     """Resume a failed or retrying webhook from its cursor, or any webhook from `from_version`"""
     body = _recover_schema.load(_optional_json())
@@ -171,13 +183,7 @@ def recover_webhook(battle_id: str, webhook_id: str) -> Response:
 @blp.access("gm")
 @blp.doc(requestBody=EMPTY_BODY, parameters=[IDEMPOTENCY_KEY])
 @blp.response(202, WebhookSendSchema, headers=LOG, description="queued: the webhook worker sends it once")
-@blp.alt_response(400, response="BAD_REQUEST")
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(409, response="CONFLICT")
-@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+@_refused_as_a_keyed_body(queued=True)
 def redeliver_outcome(battle_id: str, webhook_id: str, version: int) -> Response:
     """Send one outcome to the webhook again, once, with the id of its first delivery"""
     body = _empty_schema.load(_optional_json())
@@ -195,13 +201,7 @@ def redeliver_outcome(battle_id: str, webhook_id: str, version: int) -> Response
 @blp.access("gm")
 @blp.doc(requestBody=EMPTY_BODY, parameters=[IDEMPOTENCY_KEY])
 @blp.response(202, WebhookSendSchema, headers=LOG, description="queued: the webhook worker sends it once")
-@blp.alt_response(400, response="BAD_REQUEST")
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(409, response="CONFLICT")
-@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+@_refused_as_a_keyed_body(queued=True)
 def send_webhook_test(battle_id: str, webhook_id: str) -> Response:
     """Send the webhook a signed `siege.webhook.test` event, to check a receiver and its signature code"""
     body = _empty_schema.load(_optional_json())
