@@ -40,7 +40,7 @@ class StoreConfig:
         A cluster store needs a separate queue Redis: without one this raises at start, not at first use."""
         source = os.environ if env is None else env
         redis_url = source.get("REDIS_URL") or None
-        cluster = _flag(source.get("SIEGE_STORE_CLUSTER") or "0", "SIEGE_STORE_CLUSTER")
+        cluster = flag(source.get("SIEGE_STORE_CLUSTER") or "0", "SIEGE_STORE_CLUSTER")
         queue_url = source.get("QUEUE_REDIS_URL") or None
         if cluster:
             _require_separate_queue(redis_url, queue_url)
@@ -90,7 +90,8 @@ def _ack_timeout_ms(word: str) -> int:
     return int(number)
 
 
-def _flag(word: str, name: str) -> bool:
+def flag(word: str, name: str) -> bool:
+    """On or off: 1/true/yes/on or 0/false/no/off (or empty), else a ValueError naming the setting."""
     value = word.strip().lower()
     if value in ("1", "true", "yes", "on"):
         return True

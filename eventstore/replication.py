@@ -21,7 +21,7 @@ MOVED_TRIES = 3  # a slot that moved is followed this often (the map is read aga
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ReplicaAck:
     """`replicas` 0: acknowledged once the master has it (a single node, or no wait wanted); None: every
-    replica the topology has when the first append is made (`resolved`), and at least one on a cluster."""
+    replica the topology has when the first append is made (`resolved`)."""
 
     replicas: int | None = 0
     timeout_ms: int = ACK_TIMEOUT_MS
@@ -34,12 +34,11 @@ class ReplicaAck:
         return ("WAIT", wanted, self.timeout_ms)
 
     def resolved(self, client: RedisClient) -> ReplicaAck:
+        """Auto made a count: the replicas the topology has now (a cluster's is settled at start, by
+        eventstore.redis_store.open_store, which refuses one without replicas)."""
         if self.replicas is not None:
             return self
-        replicas = replicas_of(client)
-        if isinstance(client, RedisCluster):
-            replicas = max(replicas, 1)  # a failover is the point of a cluster's replicas
-        return ReplicaAck(replicas=replicas, timeout_ms=self.timeout_ms, fsynced=self.fsynced)
+        return ReplicaAck(replicas=replicas_of(client), timeout_ms=self.timeout_ms, fsynced=self.fsynced)
 
     def confirmed(self, reply: Any) -> int:
         """How many replicas confirmed, from WAIT's integer or WAITAOF's [local, replicas]."""

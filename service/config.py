@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from limits import parse_many
 
-from eventstore.config import StoreConfig
+from eventstore.config import StoreConfig, flag
 from webhooks.settings import WebhookSettings
 
 Number = TypeVar("Number", int, float)
@@ -75,7 +75,7 @@ class ServiceConfig:
         return cls(
             store=StoreConfig.from_env(env),
             api_key=env.get("SIEGE_API_KEY") or None,
-            behind_front=_behind_front(env.get("SIEGE_BEHIND_FRONT") or "0"),
+            behind_front=flag(env.get("SIEGE_BEHIND_FRONT") or "0", "SIEGE_BEHIND_FRONT"),
             max_body_bytes=_read(env, "SIEGE_MAX_BODY_BYTES", int, base.max_body_bytes, minimum=1),
             import_max_bytes=_read(env, "SIEGE_IMPORT_MAX_BYTES", int, base.import_max_bytes, minimum=1),
             max_wait_s=_read(env, "SIEGE_MAX_WAIT_S", float, base.max_wait_s, minimum=0),
@@ -126,14 +126,6 @@ def _rate_limit(value: str, name: str = "SIEGE_RATE_LIMIT") -> str:
         except ValueError:
             raise ValueError(f"{name} must read like `1200 per minute` or `off`, got {value!r}") from None
     return value
-
-
-def _behind_front(value: str) -> bool:
-    if value.strip() not in ("0", "1"):
-        raise ValueError(
-            f"SIEGE_BEHIND_FRONT must be 1 (behind the front, which sets X-Forwarded-For) or 0, not {value!r}"
-        )
-    return value.strip() == "1"
 
 
 def _metrics(value: str) -> str:

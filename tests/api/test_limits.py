@@ -72,6 +72,22 @@ def test_callers_without_a_token_are_counted_by_address(tight: GmClient) -> None
     assert_problem(tight.get("/rulesets"), 429, "rate-limited")
 
 
+@pytest.mark.parametrize("behind_front", [True, False])
+def test_behind_the_front_the_address_counted_is_the_one_it_forwards(
+    redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str, behind_front: bool
+) -> None:
+    """SIEGE_BEHIND_FRONT=1: every request comes from the front's own address, the client's is in
+    X-Forwarded-For; without the setting a client could name any address there, so it is not read."""
+    config = config_for(redis_url, rate_limit=f"{BUDGET} per minute", behind_front=behind_front)
+    client = create_app(config, store=redis_store, queue_redis=redis_client).test_client()
+    for _ in range(BUDGET):
+        assert client.get("/rulesets", headers={"X-Forwarded-For": "203.0.113.7"}).status_code == 200
+
+    other = client.get("/rulesets", headers={"X-Forwarded-For": "198.51.100.9"})
+
+    assert other.status_code == (200 if behind_front else 429)
+
+
 def test_rate_limits_can_be_switched_off(
     redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str
 ) -> None:
