@@ -31,7 +31,9 @@ def wanted(setting: str, host: str) -> bool:
 
 
 def binary() -> str:
-    found = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
+    found = shutil.which(
+        "nginx", path=f"{os.environ.get('PATH', '')}{os.pathsep}/usr/sbin"
+    )  # root's sbin too
     if found is None:
         raise ValueError(
             "the service is exposed (HOST is not loopback) and its front, nginx, is not installed: "

@@ -60,16 +60,8 @@ STORE_DOWN = (
     StoreUnavailable,
 )
 # what a server says when it cannot take a write now, where redis-py has no exception class of its own
-TRANSIENT_REPLIES = (
-    "NOREPLICAS",
-    "READONLY",
-    "TRYAGAIN",
-    "CLUSTERDOWN",
-    "MASTERDOWN",
-    "LOADING",
-    "MOVED",
-    "ASK",
-)
+# (min-replicas-to-write); the others (READONLY, TRYAGAIN, MOVED, ...) are classes in STORE_DOWN
+TRANSIENT_REPLIES = ("NOREPLICAS",)
 
 
 class Problem(Exception):
