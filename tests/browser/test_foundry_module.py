@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.browser.sites import Site, static_site
 from tests.fixtures.processes import LiveService
@@ -109,7 +109,9 @@ def fill(page: Page, scope: str, values: dict[str, str]) -> None:
 
 
 def offers(page: Page, user: str, entity: str) -> list[str]:
-    buttons = page.locator(f'{panel(page, user)} [data-entity="{entity}"] button[data-action=open]')
+    row = page.locator(f'{panel(page, user)} [data-entity="{entity}"]')
+    expect(row).to_have_count(1)  # the user's panel has drawn the entity: its offers are read after that
+    buttons = row.locator("button[data-action=open]")
     return [str(b.get_attribute("data-type")) for b in buttons.all()]
 
 

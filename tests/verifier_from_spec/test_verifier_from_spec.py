@@ -9,6 +9,7 @@ import ast
 import re
 import sys
 from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -366,10 +367,9 @@ SPEC_CASES: dict[str, tuple[Callable[[Lines], Lines], tuple[str, int] | None]] =
 
 
 def _shifted(recorded_at: str) -> str:
-    """The same instant written with a +01:00 offset and microseconds."""
-    hours = int(recorded_at[11:13])
-    assert hours < 23, "the test would need a date change"
-    return f"{recorded_at[:11]}{hours + 1:02d}{recorded_at[13:23]}000+01:00"
+    """The same instant written with a +01:00 offset and microseconds (the next day's date, after 23:00)."""
+    instant = datetime.fromisoformat(recorded_at.replace("Z", "+00:00"))
+    return instant.astimezone(timezone(timedelta(hours=1))).isoformat(timespec="microseconds")
 
 
 @pytest.mark.parametrize("case", sorted(SPEC_CASES))
