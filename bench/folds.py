@@ -65,7 +65,7 @@ def _rates(count: int, seconds: tuple[float, float]) -> str:
 
 
 def new_battle(store: RedisEventStore, ruleset: str) -> str:
-    """Version 1 as service.creation writes it, without the service."""
+    """Version 1 as service.commands.creation writes it, without the service."""
     rules, seed = get_ruleset(ruleset), secrets.token_bytes(32)
     data: dict[str, Any] = {
         "ruleset": rules.name,

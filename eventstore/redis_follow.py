@@ -1,4 +1,5 @@
-"""Watching the outcomes streams of many battles at once, for a process's stream reader (service/hub.py).
+"""Watching the outcomes streams of many battles at once, for a process's stream reader
+(service/streams/hub.py).
 
 On one Redis node it is one XREAD BLOCK over every stream, and over the process's own alarm stream, which
 interrupt_follow writes to when the reader has a battle to add, and the reader deletes once it woke (a

@@ -13,20 +13,21 @@ from flask import Blueprint, Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from eventstore.protocol import EventStore
-from service import auth, budgets, cors, limits, logs, problems, routing
-from service.api import SiegeApi
-from service.battle_cache import BattleCache
-from service.bodies import CappedRequest
+from service.access import auth, battle_budgets, caller_limits
+from service.access.token_cache import TokenCache
+from service.commands.scheduling import Scheduler
 from service.config import ServiceConfig
 from service.deps import EXTENSION, Services
-from service.docs import assets, document, openapi_settings
 from service.endpoints import blueprints, health, verify, viewer
-from service.hub import Hub
-from service.openapi_doc import register_commands
-from service.openapi_webhooks import register_webhooks
-from service.reveals import Reveals
-from service.scheduling import Scheduler
-from service.token_cache import TokenCache
+from service.http import cors, logs, problems, routing
+from service.http.bodies import CappedRequest
+from service.openapi.command_bodies import register_commands
+from service.openapi.smorest_api import SiegeApi
+from service.openapi.swagger_ui import assets, document, openapi_settings
+from service.openapi.webhooks import register_webhooks
+from service.reading.battle_cache import BattleCache
+from service.reading.reveals import Reveals
+from service.streams.hub import Hub
 
 TITLE = "Siege rules service"
 API_VERSION = "1"
@@ -106,8 +107,8 @@ def create_app(
     app.register_blueprint(viewer.static)
     app.register_blueprint(verify.static)
     cors.install(app, config)  # once every route is there: its preflight lists their methods
-    budgets.install(app, config)  # a battle token's budget, counted in its battle's keys
-    limits.install(
+    battle_budgets.install(app, config)  # a battle token's budget, counted in its battle's keys
+    caller_limits.install(
         app,
         config,
         health.blp,

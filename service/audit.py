@@ -23,7 +23,7 @@ from rules.registry import folded_versions
 from rules.undo import Rewinder
 from service.audit_dice import Revealed, check_dice, stored_conclusion
 from service.clock import iso
-from service.supported_rules import unsupported
+from service.reading.supported_rules import unsupported
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -10,12 +10,12 @@ from flask import current_app
 from redis import Redis
 
 from eventstore.protocol import EventStore
-from service.battle_cache import BattleCache
+from service.access.token_cache import TokenCache
+from service.commands.scheduling import Scheduler
 from service.config import ServiceConfig
-from service.hub import Hub
-from service.reveals import Reveals
-from service.scheduling import Scheduler
-from service.token_cache import TokenCache
+from service.reading.battle_cache import BattleCache
+from service.reading.reveals import Reveals
+from service.streams.hub import Hub
 
 EXTENSION = "siege"
 

@@ -30,7 +30,7 @@ control_socket_disable = True  # gunicorn >= 25 opens ~/.gunicorn/gunicorn.ctl, 
 
 class AppWritesAccessLines(Logger):  # type: ignore[misc]
     """gunicorn's own lines go through `logconfig_dict`; the app writes the one access line per request
-    (service/logs.py), so gunicorn's, which a logging config turns on, is skipped before it is built."""
+    (service/http/logs.py), so gunicorn's, which a logging config turns on, is skipped before it is built."""
 
     def access(self, *_: Any) -> None:
         return None
@@ -81,13 +81,13 @@ def post_worker_init(worker: Any) -> None:
     import signal
     import threading
 
-    from service import gunicorn_errors
+    from service.http import gunicorn_errors
 
     gunicorn_errors.install()  # gunicorn's own 400, 414 and 431 are problem+json, not its HTML page
     stopping = signal.getsignal(signal.SIGTERM)
 
     def stop(signum: int, frame: Any) -> None:
-        from service.hub import close_all
+        from service.streams.hub import close_all
 
         # not in the handler itself: closing takes the hubs' locks, which a thread may hold right now
         threading.Thread(target=close_all, name="siege-hub-close", daemon=True).start()

@@ -20,11 +20,11 @@ from marshmallow import ValidationError
 from eventstore.records import StoredEntry
 from schemas.battles import BattleCreateSchema
 from schemas.commands import load_command
-from service import idempotency
-from service.auth import is_actor
+from service.access.auth import is_actor
 from service.clock import iso, now, parse_iso
+from service.commands import idempotency
 from service.export_format import read_line
-from service.httpio import parse_json
+from service.http.json_io import parse_json
 from service.verifying import Finding, Lines
 
 REFUSED: Final = "refused"  # the finding's kind
@@ -39,7 +39,7 @@ TIME_FUTURE = "recorded_at_future"  # more than CLOCK_SKEW after this server's c
 # `recorded_at` is read before the append, so concurrent commands can land a little out of clock order,
 # and another deployment's clock may run a little ahead of this one's
 CLOCK_SKEW = timedelta(minutes=5)
-# written by the service beside what the creator sent (service/creation.py): no part of the body
+# written by the service beside what the creator sent (service/commands/creation.py): no part of the body
 SERVICE_WRITTEN = frozenset({"rules_version", "dice_commitment"})
 SHOWN = 300  # characters of the schema's messages a refusal quotes: they may name a field of any length
 _create = BattleCreateSchema()

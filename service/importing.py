@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import IO
 
 from eventstore.records import StoredEntry
-from service.creation import Created, with_fresh_id
+from service.access.tokens import GM, mint
+from service.commands.creation import Created, with_fresh_id
 from service.deps import Services
 from service.export_format import MAX_LINE_BYTES, read_line
+from service.http.problems import Problem
 from service.importable import refusal
-from service.problems import Problem
-from service.tokens import GM, mint
 from service.verifying import Finding, Report, verify
 
 SPOOL_NAME = "export.jsonl"

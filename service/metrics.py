@@ -16,9 +16,9 @@ from redis.exceptions import RedisError
 from rq import Queue
 
 from eventstore.queues import WEBHOOK_QUEUES, WORKER_QUEUES
-from service import auth
+from service.access import auth
 from service.config import METRICS_OFF, METRICS_ON, ServiceConfig
-from service.problems import Problem
+from service.http.problems import Problem
 from telemetry.exposition import CONTENT_TYPE, exposition
 
 log = logging.getLogger(__name__)

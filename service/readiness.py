@@ -6,7 +6,7 @@ import logging
 
 from eventstore.errors import UnknownBattle
 from service.deps import Services
-from service.problems import STORE_RETRY_AFTER_S, Problem
+from service.http.problems import STORE_RETRY_AFTER_S, Problem
 
 PROBE_BATTLE = "readyz-probe"  # never created: looking it up is a read that touches the store
 DEPENDENCIES = {"store": "the event store", "queue": "the queue Redis"}

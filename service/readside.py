@@ -14,7 +14,7 @@ from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, state_after
 from rules.registry import refusal
 from rules.undo import Rewinder, from_snapshots
-from service.problems import Problem
+from service.http.problems import Problem
 
 
 def state_at(store: EventStore, created: StoredEntry, battle_id: str, version: int | None) -> Projection:

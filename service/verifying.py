@@ -11,8 +11,8 @@ An import also holds every entry to the API's own input checks (service/importab
 passes (`admit`): no input the API refuses is ever folded. `siege verify` does not: its verdict is the
 file's integrity (chain, dice, outcomes), in the kinds below.
 
-A battle pinned to rules this release does not fold (service/supported_rules.py) is `unsupported`, never
-`tampered`: its chain and its dice are checked all the same (neither depends on the rules version: every
+A battle pinned to rules this release does not fold (service/reading/supported_rules.py) is `unsupported`,
+never `tampered`: its chain and its dice are checked all the same (neither depends on the rules version: every
 version draws its dice from the same stream, docs/export-format.md §5), its outcomes are not compared."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from rules.registry import folded_versions
 from rules.undo import Rewinder
 from service.audit_dice import Revealed, expected_roll, parse_seed
 from service.export_format import Exported, Unusable, envelope_fault, read_line
-from service.supported_rules import Unsupported, unsupported
+from service.reading.supported_rules import Unsupported, unsupported
 
 Kind = Literal["chain", "dice", "outcome", "missing", "order", "duplicate"]
 Status = Literal["verified", "tampered", "unusable", "unsupported"]

@@ -106,8 +106,8 @@ def replay(
     timeout: Annotated[float, typer.Option(help="seconds to wait for the job")] = 3600.0,
 ) -> None:
     """Run a replay job of the deployment's workers and wait for its result."""
-    from service import replays
-    from service.problems import Problem
+    from service.commands import replay_jobs
+    from service.http.problems import Problem
 
     if mode not in ("rebuild", "verify"):
         err.print("unusable: --mode is rebuild or verify")
@@ -115,7 +115,7 @@ def replay(
     store, queue = _store(), _queue()
     _head(store, battle_id)
     try:
-        job_id = replays.start(queue, battle_id, mode)
+        job_id = replay_jobs.start(queue, battle_id, mode)
     except Problem as problem:
         err.print(f"unusable: {problem.detail}")
         raise typer.Exit(UNUSABLE) from None
@@ -125,12 +125,12 @@ def replay(
 
 
 def _wait(queue: Any, battle_id: str, job_id: str, timeout: float) -> dict[str, Any]:
-    from service import replays
+    from service.commands import replay_jobs
 
     deadline = time.monotonic() + timeout
     with err.status(f"replay job {job_id} queued") as status:
         while True:
-            view = replays.view(queue, battle_id, job_id)
+            view = replay_jobs.view(queue, battle_id, job_id)
             if view["status"] in ("finished", "failed") or time.monotonic() > deadline:
                 return view
             status.update(f"replay job {job_id} {view['status']}")

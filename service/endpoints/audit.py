@@ -8,7 +8,7 @@ from schemas.audit import AuditSchema
 from service.audit import audit
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.httpio import json_response
+from service.http.json_io import json_response
 
 blp = Blueprint("audit", __name__, url_prefix="/battles", description="Audit: verify a battle end to end.")
 

@@ -9,12 +9,12 @@ from flask import Response
 
 from schemas.battles import BattleCreateSchema
 from schemas.views import BattleCreatedSchema, BattleSummarySchema
-from service import creation
-from service.battle_view import battle_summary
+from service.commands import creation
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.etags import etag, not_modified
-from service.httpio import NO_STORE, NO_STORE_DOC, json_response, read_json
+from service.http.etags import etag, not_modified
+from service.http.json_io import NO_STORE, NO_STORE_DOC, json_response, read_json
+from service.reading.battle_view import battle_summary
 
 blp = Blueprint(
     "battles", __name__, url_prefix="/battles", description="Battles: create one, read its summary."

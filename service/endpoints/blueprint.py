@@ -7,7 +7,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from flask_smorest import Blueprint as SmorestBlueprint
 
-from service import auth
+from service.access import auth
 
 View = TypeVar("View", bound=Callable[..., Any])
 BEARER = "bearerAuth"  # a battle's token
@@ -55,7 +55,7 @@ class Blueprint(SmorestBlueprint):  # type: ignore[misc]
         return _doc_only(super().alt_response(status_code, **kwargs))
 
     def access(self, level: auth.Access) -> Decorator:
-        """Who may call the endpoint (service/auth.py), documented as its security and its refusals."""
+        """Who may call the endpoint (service/access/auth.py), documented as its security and its refusals."""
 
         def declare(view: View) -> View:
             documented = view

@@ -5,12 +5,12 @@ from __future__ import annotations
 from flask import Response
 
 from schemas.views import AcceptedSchema, OutcomeSchema
-from service import auth
-from service.budgets import counted_in_append
+from service.access import auth
+from service.access.battle_budgets import counted_in_append
+from service.commands.submit import submit
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.ingest import submit
-from service.openapi_doc import command_body
+from service.openapi.command_bodies import command_body
 
 blp = Blueprint(
     "commands", __name__, url_prefix="/battles", description="Commands: append to a battle's log."

@@ -9,15 +9,15 @@ from flask import Response, request
 
 from schemas.export import ExportedEventSchema
 from schemas.views import BattleCreatedSchema
-from service import auth
+from service.access import auth
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.etags import etag
 from service.export_format import MEDIA_TYPE
 from service.exporting import export_lines
-from service.httpio import NO_STORE, NO_STORE_DOC, json_response
+from service.http.etags import etag
+from service.http.json_io import NO_STORE, NO_STORE_DOC, json_response
+from service.http.problems import Problem
 from service.importing import import_export
-from service.problems import Problem
 
 blp = Blueprint(
     "export",

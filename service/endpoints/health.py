@@ -8,7 +8,7 @@ from flask import Response
 from schemas.views import HealthSchema
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.httpio import json_response
+from service.http.json_io import json_response
 from service.metrics import metrics_response
 from service.readiness import not_ready, probe
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask import Response
 
 from schemas.previews import PreviewSchema
+from service.commands.preview import preview_command
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.httpio import json_response, read_json
-from service.openapi_doc import command_body
-from service.previewing import preview_command
+from service.http.json_io import json_response, read_json
+from service.openapi.command_bodies import command_body
 
 blp = Blueprint(
     "previews", __name__, url_prefix="/battles", description="Previews: what-if odds, appending nothing."

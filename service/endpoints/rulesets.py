@@ -12,8 +12,8 @@ from rules.registry import get_ruleset
 from schemas.registry import schema_rulesets
 from schemas.views import RulesetDescriptionSchema, RulesetSummarySchema
 from service.endpoints.blueprint import Blueprint
-from service.httpio import json_response
-from service.problems import Problem
+from service.http.json_io import json_response
+from service.http.problems import Problem
 
 blp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="Rulesets: what can be played.")
 

@@ -7,12 +7,12 @@ from marshmallow import RAISE
 
 from schemas.base import StrictSchema, cursor
 from schemas.views import BattleStateSchema
-from service import auth
+from service.access import auth
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.etags import etag, not_modified
-from service.hiding import HIDDEN, blanked_state
-from service.httpio import json_response, per_reader
+from service.http.etags import etag, not_modified
+from service.http.json_io import json_response, per_reader
+from service.reading.hiding import HIDDEN, blanked_state
 from service.readside import state_at
 
 blp = Blueprint("state", __name__, url_prefix="/battles", description="State: projections and time travel.")

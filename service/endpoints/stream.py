@@ -6,13 +6,13 @@ from flask import Response
 from marshmallow import EXCLUDE, RAISE
 
 from schemas.streams import StreamHeadersSchema, StreamQuerySchema, StreamTicketSchema
-from service import auth
+from service.access import auth
+from service.access.tickets import mint_ticket
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.httpio import NO_STORE, NO_STORE_DOC, json_response
-from service.messages import language
-from service.streaming import EVENT_STREAM, RETRY_MS, open_stream
-from service.tickets import mint_ticket
+from service.http.json_io import NO_STORE, NO_STORE_DOC, json_response
+from service.reading.language import language
+from service.streams.sse import EVENT_STREAM, RETRY_MS, open_stream
 
 blp = Blueprint("stream", __name__, url_prefix="/battles", description="Live outcomes: an SSE stream.")
 FORMAT = (
@@ -40,7 +40,7 @@ def open_battle_stream(
     after: int | None = None,
     lang: str | None = None,
     last_event_id: int | None = None,
-    **_documented: str,  # the ticket (read by service/auth.py) and Accept-Language
+    **_documented: str,  # the ticket (read by service/access/auth.py) and Accept-Language
 ) -> Response:
     """Follow the battle's outcomes live (Server-Sent Events)"""
     start = last_event_id if last_event_id is not None else after  # what a reconnecting EventSource sends

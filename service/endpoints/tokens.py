@@ -7,12 +7,12 @@ from flask import Response
 from eventstore.errors import TooManyTokens
 from eventstore.records import TokenRecord
 from schemas.tokens import TokenCreateSchema, TokenMintedSchema, TokenSchema, ruleset_sides, side_allowed
+from service.access.tokens import SIDE_PREFIX, mint, token_view
 from service.clock import utc_now
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.httpio import NO_STORE, NO_STORE_DOC, json_response, read_json
-from service.problems import Problem, validation_problem
-from service.tokens import SIDE_PREFIX, mint, token_view
+from service.http.json_io import NO_STORE, NO_STORE_DOC, json_response, read_json
+from service.http.problems import Problem, validation_problem
 
 blp = Blueprint(
     "tokens", __name__, url_prefix="/battles", description="Tokens: who may read or command a battle."

@@ -1,6 +1,6 @@
 """`/battles/{id}/webhooks`: the GM registers URLs to be sent each outcome (signed CloudEvents), lists them,
 removes them and reads their deliveries log; rolls a secret, recovers a webhook, sends one outcome again or
-a test event (service/webhook_ops.py). The webhook worker delivers (workers/webhooks.py)."""
+a test event (service/webhooks/upkeep.py). The webhook worker delivers (workers/webhooks.py)."""
 
 from __future__ import annotations
 
@@ -22,11 +22,11 @@ from schemas.webhooks import (
     WebhookSchema,
     WebhookSendSchema,
 )
-from service import keyed, webhook_ops
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.httpio import NO_STORE, NO_STORE_DOC, json_response, read_json
-from service.webhooks import deliveries_view, no_such_webhook, register, webhook_view
+from service.http.json_io import NO_STORE, NO_STORE_DOC, json_response, read_json
+from service.webhooks import keyed, upkeep
+from service.webhooks.registration import deliveries_view, no_such_webhook, register, webhook_view
 
 View = TypeVar("View", bound=Callable[..., Any])
 blp = Blueprint(
@@ -145,7 +145,7 @@ def roll_webhook_secret(battle_id: str, webhook_id: str) -> Response:
     deps.battles.created(battle_id)
     overlap_s = int(body.get("overlap_s", DEFAULT_OVERLAP_S))
     answered = keyed.once(
-        deps, battle_id, body, lambda: webhook_ops.roll_secret(deps.store, battle_id, webhook_id, overlap_s)
+        deps, battle_id, body, lambda: upkeep.roll_secret(deps.store, battle_id, webhook_id, overlap_s)
     )
     answered.headers.update(NO_STORE)
     return answered
@@ -168,7 +168,7 @@ def recover_webhook(battle_id: str, webhook_id: str) -> Response:
         deps,
         battle_id,
         body,
-        lambda: webhook_ops.recover(
+        lambda: upkeep.recover(
             deps.store,
             deps.queue_redis,
             battle_id,
@@ -193,7 +193,7 @@ def redeliver_outcome(battle_id: str, webhook_id: str, version: int) -> Response
         deps,
         battle_id,
         body,
-        lambda: webhook_ops.redeliver(deps.store, deps.queue_redis, battle_id, webhook_id, version),
+        lambda: upkeep.redeliver(deps.store, deps.queue_redis, battle_id, webhook_id, version),
     )
 
 
@@ -211,7 +211,7 @@ def send_webhook_test(battle_id: str, webhook_id: str) -> Response:
         deps,
         battle_id,
         body,
-        lambda: webhook_ops.send_test(deps.store, deps.queue_redis, battle_id, webhook_id),
+        lambda: upkeep.send_test(deps.store, deps.queue_redis, battle_id, webhook_id),
     )
 
 

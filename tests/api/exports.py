@@ -17,8 +17,8 @@ from eventstore.chain import entry_hash
 from eventstore.protocol import GENESIS_HASH, EventStore
 from eventstore.records import Projection, StoredEntry
 from rules.fold import CONCLUDE as CONCLUDE_TYPE
+from service.access.tokens import GM, mint
 from service.export_format import ENTRY_FIELDS, read_line
-from service.tokens import GM, mint
 from tests.api.helpers import CLIMB_FIGHT, WALL, accepted, create_battle, fold
 
 Lines = list[bytes]

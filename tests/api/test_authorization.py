@@ -16,8 +16,8 @@ from flask.testing import FlaskClient
 
 from eventstore.protocol import EventStore
 from eventstore.records import TokenRecord
+from service.access.tokens import mint as mint_record
 from service.app import create_app
-from service.tokens import mint as mint_record
 from tests.api.helpers import CSM, GOFF, WALL, accepted, bearer, head_version, mint
 from tests.fixtures.app import GmClient, config_for
 

@@ -164,7 +164,7 @@ def counted_cors_headers(monkeypatch: pytest.MonkeyPatch) -> Counter[str | None]
         calls[headers.get("Origin")] += 1
         return real(options, headers, method)
 
-    monkeypatch.setattr("service.cors.get_cors_headers", counting)
+    monkeypatch.setattr("service.http.cors.get_cors_headers", counting)
     return calls
 
 

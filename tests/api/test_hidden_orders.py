@@ -21,7 +21,7 @@ from eventstore.records import StoredEntry
 from service.app import create_app
 from service.deps import EXTENSION, Services
 from service.exporting import export_lines
-from service.hiding import POLICIES, SALT
+from service.reading.hiding import POLICIES, SALT
 from tests.api.exports import exported, imported
 from tests.api.helpers import (
     CSM,

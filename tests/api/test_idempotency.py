@@ -18,7 +18,7 @@ from werkzeug.test import TestResponse
 from eventstore.canonical import canonical_json
 from eventstore.protocol import EventStore
 from eventstore.records import NewEntry
-from service.idempotency import fingerprint
+from service.commands.idempotency import fingerprint
 from tests.api.helpers import CSM, WALL, assert_problem, create_battle, fold, head_version, send
 
 KEY = {"Idempotency-Key": "3f1c-a-uuid-or-so"}

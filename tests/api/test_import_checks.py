@@ -19,8 +19,8 @@ from eventstore.chain import entry_hash
 from eventstore.protocol import GENESIS_HASH, EventStore
 from eventstore.records import StoredEntry
 from rules.fold import CONCLUDE
+from service.access.tokens import GM, mint
 from service.export_format import ENTRY_FIELDS
-from service.tokens import GM, mint
 from service.verifying import verify
 from tests.api.exports import Lines, exported, imported, played, rechained, with_event
 from tests.api.helpers import assert_problem, fold

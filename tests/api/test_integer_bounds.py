@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator
 
 from schemas.generated import INT_BOUND
-from service.openapi import render
+from service.openapi.document import render
 from tests.api.helpers import assert_problem, create_battle, send
 
 

@@ -160,7 +160,7 @@ def test_a_command_refused_before_its_append_still_counts(tight: GmClient) -> No
 
 
 def test_a_caller_without_a_battle_token_is_advertised_its_budget_too(tight: GmClient) -> None:
-    """flask-limiter counts these (service/limits.py); a battle token's requests skip its hooks."""
+    """flask-limiter counts these (service/access/caller_limits.py); a battle token's requests skip it."""
     battle_id = tight.post("/battles", json={"ruleset": "epic"}).get_json()["id"]  # the address's first
     tight.get(f"/battles/{battle_id}")  # a battle token's request between them counts elsewhere
 

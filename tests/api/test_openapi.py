@@ -14,8 +14,8 @@ from openapi_spec_validator import OpenAPIV31SpecValidator
 from schemas.commands import command_schemas, load_command
 from schemas.problems import PROBLEM_BASE, PROBLEM_TYPES
 from schemas.registry import schema_rulesets
-from service.openapi import render
-from service.problems import HTTP_PROBLEMS
+from service.http.problems import HTTP_PROBLEMS
+from service.openapi.document import render
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi.yaml"
 SERVICE = COMMITTED.parent / "service"

@@ -15,7 +15,7 @@ from flask import Flask
 from eventstore.redis_store import RedisEventStore
 from service.app import create_app
 from service.deps import EXTENSION, Services
-from service.subscriptions import BACKLOG
+from service.streams.subscriptions import BACKLOG
 from tests.api.helpers import accepted, assert_problem, bearer, create_battle, fold, mint, outcome, send
 from tests.fixtures.app import GmClient, config_for
 from tests.sse import Event, EventReader, lines_of

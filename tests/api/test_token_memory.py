@@ -1,5 +1,5 @@
-"""Each API process remembers the token records commands came with (service/token_cache.py); a token revoked
-through another process still stops working at once, because the append re-checks it (DESIGN §4.9)."""
+"""Each API process remembers the token records commands came with (service/access/token_cache.py); a token
+revoked through another process still stops working at once, because the append re-checks it (DESIGN §4.9)."""
 
 from __future__ import annotations
 

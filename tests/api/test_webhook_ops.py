@@ -16,8 +16,8 @@ from rq import Queue
 from eventstore.protocol import EventStore
 from eventstore.queues import DELIVER_WEBHOOK, SEND_WEBHOOK, SERIALIZER
 from eventstore.records import WebhookProgress
-from service import idempotency
 from service.clock import now, parse_iso
+from service.commands import idempotency
 from tests.api.helpers import WALL, accepted, assert_problem, bearer, create_battle, fold, mint
 from tests.fixtures.app import GmClient, config_for
 from webhooks.guard import parse_allow

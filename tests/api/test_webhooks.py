@@ -14,8 +14,8 @@ from flask.testing import FlaskClient
 
 from eventstore.protocol import EventStore
 from service.app import create_app
-from service.problems import Problem
-from service.webhooks import register as register_webhook
+from service.http.problems import Problem
+from service.webhooks.registration import register as register_webhook
 from tests.api.helpers import WALL, accepted, assert_problem, bearer, create_battle, fold, mint
 from tests.fixtures.app import GmClient, config_for
 from webhooks.guard import parse_allow

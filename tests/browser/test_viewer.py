@@ -12,9 +12,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from rules.registry import get_ruleset
+from service.access.tokens import OBSERVER
 from service.exporting import export_lines
 from service.in_browser import bundle
-from service.tokens import OBSERVER
 from tests.api.exports import repinned, written_by_another_release
 from tests.browser.battles import (
     EAST_WALL,

@@ -1,6 +1,6 @@
-"""`Prefer: wait` on the process's hub (service/hub.py), on every backend (memory, Redis, Redis Cluster):
-waiters woken by the one reader, an outcome written before its waiter came, a waiter for an outcome the
-reader had read already, timeouts, and battles read only while waited on."""
+"""`Prefer: wait` on the process's hub (service/streams/hub.py), on every backend (memory, Redis, Redis
+Cluster): waiters woken by the one reader, an outcome written before its waiter came, a waiter for an
+outcome the reader had read already, timeouts, and battles read only while waited on."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from eventstore.records import Projection
 from eventstore.redis_store import RedisEventStore
 from service.app import create_app
 from service.deps import EXTENSION
-from service.hub import Hub
-from service.subscriptions import StreamsFull
+from service.streams.hub import Hub
+from service.streams.subscriptions import StreamsFull
 from tests.api.helpers import WALL, create_battle, send
 from tests.eventstore.helpers import battle, eventually
 from tests.fixtures.app import GmClient, config_for

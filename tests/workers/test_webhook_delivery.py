@@ -14,8 +14,8 @@ import pytest
 
 from eventstore.protocol import EventStore
 from eventstore.records import WebhookRecord
-from service.event_view import Telling, one_event
-from service.reveals import Sight
+from service.reading.event_view import Telling, one_event
+from service.reading.reveals import Sight
 from tests.workers.logs import append, new_battle
 from tests.workers.receiver import Receiver
 from webhooks.event import TYPES, new_secret

@@ -1,0 +1,1 @@
+"""Commands: submitting one (shape, sender, idempotency, append, answer), creating a battle, previews."""

@@ -1,0 +1,46 @@
+"""`POST /battles/{id}/previews`: a command judged as `/commands` would judge it, then decided against the
+state at the head over its possible dice (rules/preview.py); nothing is appended, nothing is written.
+
+A side's preview is decided on what that side may see: while orders it may not see are hidden
+(service/reading/hiding.py), the state it is decided on holds none of them, so no odds can tell one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import ValidationError
+
+from rules.fold import CONCLUDE, Battle, decode_battle, encode_battle
+from rules.preview import preview
+from schemas.commands import load_command
+from service.access import auth
+from service.commands.ownership import permit
+from service.deps import Services
+from service.reading.hiding import Secrecy
+from service.readside import battle_at, rewinder
+
+NO_DICE = "A preview walks every possible die: send the command without dice."
+NO_CONCLUDE = "`conclude` draws no die and would reveal the seed: nothing to preview."
+
+
+def preview_command(deps: Services, battle_id: str, body: Any) -> dict[str, Any]:
+    ruleset = deps.battles.ruleset_of(battle_id)
+    if isinstance(body, dict) and "dice" in body:
+        raise ValidationError({"dice": [NO_DICE]})
+    command = load_command(ruleset, body)
+    if command.type == CONCLUDE:
+        raise ValidationError({"type": [NO_CONCLUDE]})
+    created = deps.battles.created(battle_id)
+    battle = battle_at(deps.store, created, battle_id, deps.store.head(battle_id).version)
+    permit(auth.current(), ruleset, command, battle.game)
+    sight = deps.reveals.sight(deps.store, battle_id, ruleset, auth.reader())
+    if sight.policy is not None and sight.blanks(battle.version):
+        battle = _without(battle, sight.policy, sight.reader.side)
+    return preview(battle, command.type, command.data, rewinder(deps.store, created, battle_id)).to_wire()
+
+
+def _without(battle: Battle[Any], policy: Secrecy, side: str | None) -> Battle[Any]:
+    """The battle with every order `side` does not own withdrawn (none given)."""
+    encoded = encode_battle(battle)
+    encoded["game"] = policy.blank(encoded["game"], side, None)
+    return decode_battle(encoded)
