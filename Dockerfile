@@ -19,6 +19,7 @@ WORKDIR /app
 COPY pyproject.toml constraints.txt ./
 COPY rules ./rules
 COPY eventstore ./eventstore
+COPY replay ./replay
 COPY schemas ./schemas
 COPY service ./service
 COPY workers ./workers
@@ -32,8 +33,8 @@ COPY --from=pyodide /npm /tmp/npm
 # then the zip of the Python /verify runs, built from these very sources, beside the checked Pyodide files
 RUN pip install -c constraints.txt ".[dashboard]" \
     && rm -rf build ./*.egg-info \
-    && python -m service.in_browser.runtime /tmp/npm /app/build/verifier \
-    && python -m service.in_browser.bundle /app/build/verifier \
+    && python -m service.pyodide_runtime /tmp/npm /app/build/verifier \
+    && python -m replay.in_browser.bundle /app/build/verifier \
     && rm -rf /tmp/npm \
     && useradd --system --no-create-home --uid 10001 siege
 

@@ -38,7 +38,7 @@ CHILDREN ?= 2
 # pinned Pyodide runtime it runs on, fetched once with npm and checked against service/verify_files/pyodide.json
 VERIFIER_DIR := build/verifier
 VERIFIER_ZIP := $(VERIFIER_DIR)/siege-verifier.zip
-VERIFIER_SOURCES := $(RULES_SOURCES) $(wildcard eventstore/*.py service/*.py service/reading/*.py service/in_browser/*.py) constraints.txt
+VERIFIER_SOURCES := $(RULES_SOURCES) $(wildcard eventstore/*.py replay/*.py replay/in_browser/*.py) constraints.txt
 PYODIDE := $(if $(NPM),$(VERIFIER_DIR)/pyodide/.checked)
 
 .DEFAULT_GOAL := help
@@ -80,10 +80,10 @@ $(AXE): | $(INSTALLED)
 	npm install --silent --no-audit --no-fund --save-exact --prefix $(NODE_DIR) '$(AXE_SPEC)' >/dev/null
 
 $(VERIFIER_ZIP): $(VERIFIER_SOURCES) | $(RUNTIME)
-	$(PY) -m service.in_browser.bundle $(VERIFIER_DIR)
+	$(PY) -m replay.in_browser.bundle $(VERIFIER_DIR)
 
 $(PYODIDE): service/verify_files/pyodide.json | $(RUNTIME)
-	$(PY) -m service.in_browser.runtime $(NODE_DIR) $(VERIFIER_DIR)
+	$(PY) -m service.pyodide_runtime $(NODE_DIR) $(VERIFIER_DIR)
 	@touch $@
 
 browser-verifier: $(VERIFIER_ZIP) $(PYODIDE) ## build the in-browser verifier: the zip of rules/ and the verifier, and Pyodide (npm)

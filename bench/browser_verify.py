@@ -1,5 +1,5 @@
 """The in-browser verifier's rate beside `siege verify`'s: one export of a concluded battle of busy epic
-turns, checked by `service.verifying.verify` in this process and by GET /verify in headless Chromium
+turns, checked by `replay.verify.verify` in this process and by GET /verify in headless Chromium
 (Pyodide in a worker), each timed from the bytes read to the report, the page's start-up told apart."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from bench.measures import Bench, Row, _timed_fold, create_battles
 from bench.scenarios import epic_turns
 from eventstore.config import connect
 from eventstore.redis_store import RedisEventStore
-from service.exporting import export_lines
-from service.verifying import file_lines, verify
+from replay.export import export_lines
+from replay.verify import file_lines, verify
 
 START_TIMEOUT_MS = 120_000
 VERIFY_TIMEOUT_MS = 600_000

@@ -23,9 +23,9 @@ from eventstore.config import connect
 from eventstore.embedded import EmbeddedServer
 from eventstore.records import NewEntry
 from eventstore.redis_store import RedisEventStore
+from replay.folds import seeds_of
 from rules.dice import commitment
 from rules.fold import BATTLE_CREATED, project
-from rules.history import battle_seeds
 from rules.registry import get_ruleset
 from workers.replay import rebuild, verify
 
@@ -40,7 +40,7 @@ def fold_rows(store: RedisEventStore, ruleset: str, entries: int) -> list[Row]:
     battle_id = new_battle(store, ruleset)
     extend(store.client, store, battle_id, itertools.islice(SOURCES[ruleset](), entries))
     log = list(store.iter_entries(battle_id))
-    seeds = battle_seeds(store.secret(battle_id), log[0].data)
+    seeds = seeds_of(store, battle_id, log[0])
     deque(project(None, log[:2_000], seeds), maxlen=0)  # warm: caches and the copiers of each record
     pure = _timed(lambda: deque(project(None, log, seeds), maxlen=0))
     rebuilt = _timed(lambda: rebuild(store, battle_id))

@@ -3,11 +3,10 @@ nearest stored state, if the caller has one) and remembered for the rest of the 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from rules.fold import Battle, LogEntry, Seeds, decode_battle, project
+from rules.fold import Battle, LogEntry, Seeds, project
 
 Entries = Callable[[int, int], Iterable[LogEntry]]  # the log after version `a` up to `b` inclusive
 Start = Callable[[int], "Battle[Any] | None"]  # a stored state at or before a version (a snapshot), if any
@@ -45,15 +44,3 @@ class Rewinder:
         if stored is not None and stored.version <= version:
             candidates.append(stored)
         return max(candidates, key=lambda b: b.version, default=None)
-
-
-def from_snapshots(
-    entries: Entries, seeds: Callable[[], Seeds], snapshot: Callable[[int], str | None]
-) -> Rewinder:
-    """A rewinder that folds on from the stored state JSON `snapshot(v)` gives at or before v."""
-
-    def start(version: int) -> Battle[Any] | None:
-        stored = snapshot(version)
-        return decode_battle(json.loads(stored)) if stored is not None else None
-
-    return Rewinder(entries, seeds, start)

@@ -15,7 +15,8 @@ from eventstore.errors import UnknownBattle
 from eventstore.paging import BATCH, history
 from eventstore.protocol import EventStore
 from eventstore.records import FoldStart
-from workers.projection import WRITE_EVERY_S, Folded, Unsaved, UnsupportedRules, decoded, fold_unsaved
+from replay.folds import UnsupportedRules
+from workers.projection import WRITE_EVERY_S, Folded, Unsaved, decoded, fold_unsaved
 
 TAKE = 64  # battles popped from the pending set per round
 # a SIGKILLed folder blocks its battle at most this long; its owner renews it at every write of a fold

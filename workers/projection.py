@@ -1,52 +1,28 @@
-"""Fold a battle's unprojected log entries into its state, outcomes and snapshots.
-
-A battle pinned to rules this release does not fold (`Ruleset.rules_versions`: a battle a
-newer release created in the same store) is refused before its first outcome: `UnsupportedRules`, so no
-outcome of other rules is ever written; a release that folds them projects it."""
+"""Bring a battle's projection up to its log: fold its unprojected entries (replay/folds.py), then write the
+state, outcomes and snapshots in batches, each write guarded by the version it moves from."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from eventstore.canonical import canonical_json, loads
-from eventstore.errors import UnknownBattle
 from eventstore.paging import history
 from eventstore.protocol import EventStore
 from eventstore.records import FoldSave, Projection, StoredEntry
-from rules.codec import JSON
-from rules.fold import Battle, Seeds, decode_battle, encode_battle
-from rules.history import battle_seeds, fold_history
-from rules.registry import refusal
-from rules.undo import Rewinder, from_snapshots
+from replay.folds import fold_entries
+from rules.fold import Battle, decode_battle, encode_battle
 from workers.measure import FoldTally
 
 BATCH = 500  # entries folded between two atomic writes of state + outcomes
 WRITE_EVERY_S = 0.2  # ... or fewer, when folding them takes longer: a fold renews its lock at every write
 SNAPSHOT_EVERY = 256  # versions between snapshots: bounds the fold behind `GET state?at=v`
-SEED_CACHE = 4096  # battles whose seeds one worker process remembers (they never change)
 STATE_CACHE = 1024  # battles whose decoded state one worker process keeps between folds
 
 T = TypeVar("T")
-_seeds: dict[str, Seeds] = {}
 _states: dict[str, tuple[str, Battle[Any]]] = {}  # battle -> (the stored state JSON, that state decoded)
-
-
-class UnsupportedRules(RuntimeError):
-    """The battle's `battle_created` pins rules this release does not fold."""
-
-    def __init__(
-        self, battle_id: str, ruleset: str, rules_version: object, supported: tuple[str, ...]
-    ) -> None:
-        folds = ", ".join(supported) or "no version of it"
-        super().__init__(
-            f"battle {battle_id} needs rules version {rules_version} of {ruleset}; this release folds {folds}"
-        )
-        self.battle_id, self.ruleset, self.rules_version, self.supported = (
-            battle_id, ruleset, rules_version, supported,
-        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -116,8 +92,7 @@ def fold_unsaved(
     snapshots: list[Projection] = []
     tally = FoldTally()
     entries = tally.watch(new_entries)
-    rewind = store_rewinder(store, battle_id)
-    for battle, outcome in fold_history(saved, entries, lambda: seeds_of(store, battle_id), rewind):
+    for battle, outcome in fold_entries(store, battle_id, saved, entries):
         last = battle
         tally.folded(battle.ruleset, outcome)
         outcomes.append((battle.version, canonical_json(outcome)))
@@ -145,55 +120,6 @@ def fold_unsaved(
     return Unsaved(
         battle_id=battle_id, from_version=start, written=written, last=last, write=write, tally=tally
     )
-
-
-def replay_states(
-    store: EventStore, battle_id: str, *, upto: int | None = None
-) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
-    """Fold the whole log from version 1, streamed: what the replay verifier compares against."""
-    return fold_log(store, battle_id, None, upto=upto)
-
-
-def fold_log(
-    store: EventStore, battle_id: str, battle: Battle[Any] | None, *, upto: int | None = None
-) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
-    """Fold the stored entries after `battle` (None: from version 1), read in batches, never all at once."""
-    entries = history(store, battle_id, after=battle.version if battle else 0, upto=upto)
-    return fold_history(battle, entries, lambda: seeds_of(store, battle_id), store_rewinder(store, battle_id))
-
-
-def store_rewinder(store: EventStore, battle_id: str) -> Rewinder:
-    """What an `undo` folds its earlier state with: the nearest snapshot, then the log."""
-
-    def snapshot(version: int) -> str | None:
-        stored = store.snapshot_at_or_before(battle_id, version)
-        return stored.state if stored is not None else None
-
-    def entries(after: int, upto: int) -> Iterator[StoredEntry]:
-        return history(store, battle_id, after=after, upto=upto)
-
-    return from_snapshots(entries, lambda: seeds_of(store, battle_id), snapshot)
-
-
-def seeds_of(store: EventStore, battle_id: str) -> Seeds:
-    """The battle's dice seeds, remembered: neither the secret nor version 1's client seed ever change.
-    Every fold asks for them before its first outcome: a battle of other rules is refused here."""
-    known = _seeds.get(battle_id)
-    if known is None:
-        created = store.entry(battle_id, 1)
-        if created is None:
-            raise UnknownBattle(battle_id)
-        require_folded(battle_id, created.data)
-        known = battle_seeds(store.secret(battle_id), created.data)
-        _remember(_seeds, battle_id, known, SEED_CACHE)
-    return known
-
-
-def require_folded(battle_id: str, created: Mapping[str, Any]) -> None:
-    """UnsupportedRules unless this release folds the rules version `created` (version 1's data) pins."""
-    refused = refusal(created)
-    if refused is not None:
-        raise UnsupportedRules(battle_id, refused.ruleset, refused.rules_version, refused.supported)
 
 
 def load_projection(store: EventStore, battle_id: str) -> Battle[Any] | None:

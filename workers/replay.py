@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from eventstore.canonical import canonical_json
-from eventstore.drift import compare_outcomes
 from eventstore.protocol import EventStore
 from eventstore.records import Projection
+from replay.drift import compare_outcomes
+from replay.folds import replay_states, seeds_of
 from rules.fold import encode_battle
 from workers.drain import LOCK_TTL_MS, folder_name, renew_lock
-from workers.projection import SNAPSHOT_EVERY, Folded, project_battle, replay_states, seeds_of
+from workers.projection import SNAPSHOT_EVERY, Folded, project_battle
 
 LOCK_WAIT_S = 30.0  # how long a rebuild waits for a folder that holds the battle
 Mode = Literal["rebuild", "verify"]

@@ -8,11 +8,11 @@ import json
 from dataclasses import dataclass
 from typing import Literal
 
+from eventstore import clock
 from eventstore.paging import with_entries
 from eventstore.records import DeliveryAttempt
 from summaries import summarized
 from webhooks import event
-from workers import clock
 from workers.webhooks import Deliverer, current, post_signed, ruleset_of
 
 Kind = Literal["test", "redelivery"]

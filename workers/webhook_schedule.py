@@ -11,10 +11,10 @@ from datetime import datetime
 
 from redis.exceptions import RedisError
 
+from eventstore import clock
 from eventstore.protocol import EventStore
 from eventstore.queues import WEBHOOK_CLAIM_TTL_MS
 from eventstore.records import WebhookProgress
-from workers import clock
 
 CLAIM_TTL_MS = WEBHOOK_CLAIM_TTL_MS  # a claimed job lost before it ran is enqueued again after this
 Enqueue = Callable[[str, str], None]  # (battle, webhook) -> one delivery job
@@ -106,4 +106,4 @@ def reconcile_webhooks(store: EventStore, enqueue: Enqueue, now: datetime | None
 def _due(progress: WebhookProgress | None, projected: int, moment: datetime) -> bool:
     if progress is None or progress.failed or progress.cursor >= projected:
         return False
-    return progress.next_retry_at is None or clock.parse(progress.next_retry_at) <= moment
+    return progress.next_retry_at is None or clock.parse_iso(progress.next_retry_at) <= moment

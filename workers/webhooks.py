@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Literal
 
+from eventstore import clock
 from eventstore.paging import with_entries
 from eventstore.protocol import EventStore
 from eventstore.records import DeliveryAttempt, WebhookProgress, WebhookRecord
@@ -18,7 +19,6 @@ from summaries import summarized
 from webhooks import event, guard, send
 from webhooks.backoff import gives_up, retry_delay_s
 from webhooks.settings import WebhookSettings
-from workers import clock
 from workers.drain import folder_name
 from workers.webhook_schedule import CLAIM_TTL_MS, Enqueue
 
@@ -97,7 +97,7 @@ def _deliver_locked(run: Deliverer, battle_id: str, webhook_id: str, owner: str)
         return Delivered(ending="failed", cursor=progress.cursor)
     hook = current(run, battle_id, hook)
     if progress.next_retry_at is not None:
-        wait_s = (clock.parse(progress.next_retry_at) - run.now()).total_seconds()
+        wait_s = (clock.parse_iso(progress.next_retry_at) - run.now()).total_seconds()
         if wait_s > 0:
             return Delivered(ending="waiting", cursor=progress.cursor, retry_in_s=wait_s)
     ruleset = ruleset_of(store, battle_id)
@@ -135,7 +135,7 @@ def _unsaved(run: Deliverer, battle_id: str, webhook_id: str, delivered: int) ->
 
 def signing_keys(hook: WebhookRecord, now: datetime) -> tuple[str, ...]:
     """The secrets a delivery is signed with: the webhook's, and during a roll's overlap the one before."""
-    if hook.previous_secret and hook.previous_expires_at and clock.parse(hook.previous_expires_at) > now:
+    if hook.previous_secret and hook.previous_expires_at and clock.parse_iso(hook.previous_expires_at) > now:
         return (hook.secret, hook.previous_secret)
     return (hook.secret,)
 
@@ -214,7 +214,7 @@ def ruleset_of(store: EventStore, battle_id: str) -> str:
 def _backoff(run: Deliverer, progress: WebhookProgress, moment: datetime) -> WebhookProgress:
     since = progress.failing_since or clock.iso(moment)
     failures = progress.failures + 1
-    if gives_up((moment - clock.parse(since)).total_seconds(), run.settings):
+    if gives_up((moment - clock.parse_iso(since)).total_seconds(), run.settings):
         return replace(progress, failures=failures, failing_since=since, next_retry_at=None, failed=True)
     due = clock.later(moment, retry_delay_s(failures, run.settings))
     return replace(progress, failures=failures, failing_since=since, next_retry_at=clock.iso(due))
@@ -223,7 +223,7 @@ def _backoff(run: Deliverer, progress: WebhookProgress, moment: datetime) -> Web
 def _failing(progress: WebhookProgress, delivered: int, skipped: int, moment: datetime) -> Delivered:
     if progress.failed or progress.next_retry_at is None:
         return Delivered(ending="failed", delivered=delivered, skipped=skipped, cursor=progress.cursor)
-    wait_s = max((clock.parse(progress.next_retry_at) - moment).total_seconds(), 0.001)
+    wait_s = max((clock.parse_iso(progress.next_retry_at) - moment).total_seconds(), 0.001)
     return Delivered(
         ending="failing", delivered=delivered, skipped=skipped, cursor=progress.cursor, retry_in_s=wait_s
     )

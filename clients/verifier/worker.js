@@ -20,7 +20,7 @@ async function start() {
   const sha256 = hex(await crypto.subtle.digest("SHA-256", zip)); // of the very bytes this worker runs
   pyodide.unpackArchive(zip, "zip", { extractDir: "/siege" });
   pyodide.runPython("import sys; sys.path.insert(0, '/siege')");
-  const entry = pyodide.pyimport("service.in_browser.entry");
+  const entry = pyodide.pyimport("replay.in_browser.entry");
   const about = { ...JSON.parse(entry.about()), sha256, published: status.bundle.sha256, pyodide: pyodide.version };
   // reachable from the worker's console, so a reader can look at what ran
   self.siege = { pyodide, entry, about };

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from eventstore.clock import iso, now, parse_iso
 from eventstore.records import TokenRecord
-from service.clock import iso, now, parse_iso
 
 TOKEN_BYTES = 32  # 256 random bits
 GM, SIDE, OBSERVER = "gm", "side", "observer"

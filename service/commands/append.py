@@ -6,17 +6,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from eventstore.clock import utc_now
 from eventstore.errors import AppendContention, TokenRefused, VersionConflict
 from eventstore.records import Appended, Budget, Head, NewEntry
+from replay.folds import battle_at
 from schemas.commands import LoadedCommand
 from service.access import auth
 from service.access.auth import Principal
 from service.access.tokens import SIDE
-from service.clock import utc_now
 from service.commands.ownership import permit
 from service.deps import Services
 from service.http.etags import matches_head
-from service.readside import battle_at
 from telemetry.metrics import APPEND_SECONDS
 
 SCHEMA_VERSION = 1

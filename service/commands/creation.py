@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from eventstore.clock import utc_now
 from eventstore.errors import BattleExists
 from eventstore.records import NewEntry, TokenRecord
 from rules.codec import JSON
@@ -15,7 +16,6 @@ from rules.fold import BATTLE_CREATED
 from rules.registry import get_ruleset
 from service.access import auth
 from service.access.tokens import GM, mint
-from service.clock import utc_now
 from service.deps import Services
 
 SEED_BYTES = 32  # a 256-bit server seed

@@ -10,6 +10,7 @@ from typing import Any
 
 from marshmallow import ValidationError
 
+from replay.folds import battle_at, rewinder
 from rules.fold import CONCLUDE, Battle, decode_battle, encode_battle
 from rules.preview import preview
 from schemas.commands import load_command
@@ -17,7 +18,6 @@ from service.access import auth
 from service.commands.ownership import permit
 from service.deps import Services
 from service.reading.hiding import Secrecy
-from service.readside import battle_at, rewinder
 
 NO_DICE = "A preview walks every possible die: send the command without dice."
 NO_CONCLUDE = "`conclude` draws no die and would reveal the seed: nothing to preview."
@@ -36,7 +36,7 @@ def preview_command(deps: Services, battle_id: str, body: Any) -> dict[str, Any]
     sight = deps.reveals.sight(deps.store, battle_id, ruleset, auth.reader())
     if sight.policy is not None and sight.blanks(battle.version):
         battle = _without(battle, sight.policy, sight.reader.side)
-    return preview(battle, command.type, command.data, rewinder(deps.store, created, battle_id)).to_wire()
+    return preview(battle, command.type, command.data, rewinder(deps.store, battle_id, created)).to_wire()
 
 
 def _without(battle: Battle[Any], policy: Secrecy, side: str | None) -> Battle[Any]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import Response
 
+from replay.audit import audit
 from schemas.audit import AuditSchema
-from service.audit import audit
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.http.json_io import json_response

@@ -7,17 +7,17 @@ from dataclasses import asdict
 
 from flask import Response, request
 
+from replay.export import export_lines
+from replay.export_format import MEDIA_TYPE
 from schemas.export import ExportedEventSchema
 from schemas.views import BattleCreatedSchema
 from service.access import auth
+from service.commands.importing import import_export
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.export_format import MEDIA_TYPE
-from service.exporting import export_lines
 from service.http.etags import etag
 from service.http.json_io import NO_STORE, NO_STORE_DOC, json_response
 from service.http.problems import Problem
-from service.importing import import_export
 
 blp = Blueprint(
     "export",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import Response
 
+from replay import jobs
 from schemas.audit import ReplayJobSchema, ReplayRequestSchema
-from service.commands import replay_jobs
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.http.json_io import json_response, read_json
@@ -32,7 +32,7 @@ def start_replay(battle_id: str) -> Response:
     mode = _request_schema.load(read_json())["mode"]
     deps = services()
     deps.battles.created(battle_id)
-    job_id = replay_jobs.start(deps.queue_redis, battle_id, mode)
+    job_id = jobs.start(deps.queue_redis, battle_id, mode)
     view = {"job_id": job_id, "mode": mode, "status": "queued", "result": None, "error": None}
     return json_response(view, 202, {"Location": f"/battles/{battle_id}/replays/{job_id}"})
 
@@ -45,4 +45,4 @@ def read_replay(battle_id: str, job_id: str) -> Response:
     """Read a replay job: queued, started, finished (with its result) or failed (with its error)"""
     deps = services()
     deps.battles.created(battle_id)
-    return json_response(replay_jobs.view(deps.queue_redis, battle_id, job_id))
+    return json_response(jobs.view(deps.queue_redis, battle_id, job_id))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Response
 from marshmallow import RAISE
 
+from replay.folds import state_at
 from schemas.base import StrictSchema, cursor
 from schemas.views import BattleStateSchema
 from service.access import auth
@@ -13,7 +14,6 @@ from service.endpoints.blueprint import Blueprint
 from service.http.etags import etag, not_modified
 from service.http.json_io import json_response, per_reader
 from service.reading.hiding import HIDDEN, blanked_state
-from service.readside import state_at
 
 blp = Blueprint("state", __name__, url_prefix="/battles", description="State: projections and time travel.")
 ETAG = {

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from flask import Response
 
+from eventstore.clock import utc_now
 from eventstore.errors import TooManyTokens
 from eventstore.records import TokenRecord
 from schemas.tokens import TokenCreateSchema, TokenMintedSchema, TokenSchema, ruleset_sides, side_allowed
 from service.access.tokens import SIDE_PREFIX, mint, token_view
-from service.clock import utc_now
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.http.json_io import NO_STORE, NO_STORE_DOC, json_response, read_json

@@ -12,9 +12,10 @@ from typing import Any
 from flask import Blueprint as FlaskBlueprint
 from flask import Response, abort, jsonify, send_from_directory
 
+from replay.in_browser import bundle
+from service import pyodide_runtime as runtime
 from service.endpoints.blueprint import Blueprint
 from service.endpoints.viewer import CSP, STRICT
-from service.in_browser import bundle, runtime
 
 FILES = Path(__file__).parents[1] / "verify_files"
 PAGE = "verify.html"
@@ -93,7 +94,7 @@ def _bundle_problem(directory: Path) -> str | None:
     """The zip is missing, or not the one these sources give (built before an edit): once per process."""
     built = _bundle_digest(directory)
     if built is None:
-        return f"{bundle.BUNDLE} is not built: run `make install` (or `python -m service.in_browser.bundle`)"
+        return f"{bundle.BUNDLE} is not built: run `make install` (or `python -m replay.in_browser.bundle`)"
     if built != bundle.digest():
         return f"{bundle.BUNDLE} is stale: the sources changed since it was built; run `make install`"
     return None

@@ -22,6 +22,8 @@ from eventstore.errors import (
     UnknownBattle,
     VersionConflict,
 )
+from replay.folds import VersionNotFound
+from replay.jobs import QueueUnavailable, ReplayNotFound
 from rules.errors import UnfoldableRules
 from schemas.problems import ABOUT_BLANK, PROBLEM_BASE
 from telemetry.metrics import HEAD_REGRESSIONS, REPLICA_ACK_TIMEOUTS
@@ -103,6 +105,9 @@ def install(app: Flask) -> None:
     app.register_error_handler(IdempotencyInFlight, _idempotency_in_flight)
     app.register_error_handler(AppendContention, _contention)
     app.register_error_handler(UnfoldableRules, _unfoldable)
+    app.register_error_handler(VersionNotFound, _version_not_found)
+    app.register_error_handler(ReplayNotFound, _replay_not_found)
+    app.register_error_handler(QueueUnavailable, _queue_unavailable)
     for unavailable in STORE_DOWN:
         app.register_error_handler(unavailable, store_unavailable)
     app.register_error_handler(redis_errors.ResponseError, _store_reply)
@@ -143,6 +148,20 @@ def _unfoldable(error: UnfoldableRules) -> Response:
         409, "unsupported-rules", "Rules this release does not fold", detail,
         ruleset=error.ruleset, rules_version=error.rules_version, supported=list(error.supported),
     ).response()  # fmt: skip
+
+
+def _version_not_found(error: VersionNotFound) -> Response:
+    return Problem(404, "version-not-found", "No such version", str(error)).response()
+
+
+def _replay_not_found(error: ReplayNotFound) -> Response:
+    return Problem(404, "replay-not-found", "No such replay job", str(error)).response()
+
+
+def _queue_unavailable(error: QueueUnavailable) -> Response:
+    return Problem(
+        503, "queue-unavailable", "The job queue is unavailable", str(error), headers=RETRY_SOON
+    ).response()
 
 
 def _contention(error: AppendContention) -> Response:

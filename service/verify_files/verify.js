@@ -39,7 +39,7 @@ function dice(report) {
   return `the seed revealed at version ${report.concluded_at} matches its commitment; ${report.dice.checked_rolls} stream dice`;
 }
 
-// what `siege verify` prints, row for row (service/cli/report.py)
+// what `siege verify` prints, row for row (replay/cli/report.py)
 export function showReport(report, ms) {
   const verdict = $("verdict");
   verdict.className = report.status;

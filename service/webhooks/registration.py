@@ -7,9 +7,9 @@ import secrets
 from datetime import datetime
 from typing import Any
 
+from eventstore.clock import now, parse_iso, utc_now
 from eventstore.protocol import EventStore
 from eventstore.records import WebhookProgress, WebhookRecord
-from service.clock import now, parse_iso, utc_now
 from service.http.problems import Problem, validation_problem
 from summaries.catalogs import DEFAULT
 from webhooks import guard

@@ -15,10 +15,10 @@ from redis import Redis
 from redis.exceptions import RedisError
 from rq import Queue
 
+from eventstore.clock import iso, now, utc_now
 from eventstore.protocol import EventStore
 from eventstore.queues import DELIVER_WEBHOOK, SEND_WEBHOOK, SERIALIZER, WEBHOOK_CLAIM_TTL_MS
 from eventstore.records import DeliveryAttempt, WebhookProgress
-from service.clock import iso, now, utc_now
 from service.http.problems import RETRY_SOON, Problem, validation_problem
 from service.webhooks.keyed import Answer
 from service.webhooks.registration import found, no_such_webhook, overlap_until, state_of, webhook_view

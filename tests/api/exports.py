@@ -16,9 +16,9 @@ from eventstore.canonical import canonical_json
 from eventstore.chain import entry_hash
 from eventstore.protocol import GENESIS_HASH, EventStore
 from eventstore.records import Projection, StoredEntry
+from replay.export_format import ENTRY_FIELDS, read_line
 from rules.fold import CONCLUDE as CONCLUDE_TYPE
 from service.access.tokens import GM, mint
-from service.export_format import ENTRY_FIELDS, read_line
 from tests.api.helpers import CLIMB_FIGHT, WALL, accepted, create_battle, fold
 
 Lines = list[bytes]

@@ -9,7 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from eventstore.protocol import EventStore
-from service.verifying import verify
+from replay.verify import verify
 from tests.api.exports import (
     CONCLUDE,
     TAMPERS,

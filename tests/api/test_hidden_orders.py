@@ -18,9 +18,9 @@ from flask import Flask
 from eventstore.chain import entry_hash
 from eventstore.protocol import EventStore
 from eventstore.records import StoredEntry
+from replay.export import export_lines
 from service.app import create_app
 from service.deps import EXTENSION, Services
-from service.exporting import export_lines
 from service.reading.hiding import POLICIES, SALT
 from tests.api.exports import exported, imported
 from tests.api.helpers import (

@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 
 import rules.undo
 from eventstore.protocol import EventStore
+from replay.verify import verify
 from service.app import create_app
-from service.verifying import verify
 from tests.api.exports import (
     TAMPERS,
     UNDONE,

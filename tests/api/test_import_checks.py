@@ -18,10 +18,10 @@ from flask.testing import FlaskClient
 from eventstore.chain import entry_hash
 from eventstore.protocol import GENESIS_HASH, EventStore
 from eventstore.records import StoredEntry
+from replay.export_format import ENTRY_FIELDS
+from replay.verify import verify
 from rules.fold import CONCLUDE
 from service.access.tokens import GM, mint
-from service.export_format import ENTRY_FIELDS
-from service.verifying import verify
 from tests.api.exports import Lines, exported, imported, played, rechained, with_event
 from tests.api.helpers import assert_problem, fold
 

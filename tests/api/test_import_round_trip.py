@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from bench.scenarios import pathfinder_rounds
 from eventstore.protocol import EventStore
+from replay.verify import verify
 from rules.registry import get_ruleset
-from service.verifying import verify
 from tests.api.exports import Lines, exported, imported
 from tests.api.helpers import CLIMB_FIGHT, bearer, fold, send
 from tests.referee.generate import STEP_KINDS, BattleWriter, Command, Library

@@ -20,8 +20,9 @@ from typer.testing import CliRunner
 
 from eventstore.protocol import EventStore
 from eventstore.queues import REPLAY
+from replay.cli import app
+from replay.folds import UnsupportedRules
 from rules.registry import get_ruleset
-from service.cli import app
 from tests.api.exports import (
     TAMPERS,
     UNSUPPORTED,
@@ -34,7 +35,7 @@ from tests.api.exports import (
 )
 from tests.api.helpers import assert_problem
 from workers.drain import drain_pending
-from workers.projection import UnsupportedRules, project_battle
+from workers.projection import project_battle
 
 NDJSON = "application/x-ndjson"
 runner = CliRunner()

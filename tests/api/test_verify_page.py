@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
+from replay.in_browser import bundle
+from service import pyodide_runtime as runtime
 from service.endpoints import verify
 from service.endpoints.verify import FILES, WASM_CSP
 from service.endpoints.viewer import CSP
-from service.in_browser import bundle, runtime
 from tests.api.helpers import assert_problem
 
 ROOT = Path(__file__).resolve().parents[2]

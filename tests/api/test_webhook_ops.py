@@ -13,10 +13,10 @@ import redis
 from flask import Flask
 from rq import Queue
 
+from eventstore.clock import now, parse_iso
 from eventstore.protocol import EventStore
 from eventstore.queues import DELIVER_WEBHOOK, SEND_WEBHOOK, SERIALIZER
 from eventstore.records import WebhookProgress
-from service.clock import now, parse_iso
 from service.commands import idempotency
 from tests.api.helpers import WALL, accepted, assert_problem, bearer, create_battle, fold, mint
 from tests.fixtures.app import GmClient, config_for

@@ -18,11 +18,12 @@ from playwright.sync_api import Browser, expect
 from bench.biglog import extend
 from bench.scenarios import epic_turns
 from eventstore.config import connect
+from replay.export import export_lines
+from replay.in_browser import bundle
 from rules.registry import folded_versions, ruleset_names
+from service import pyodide_runtime as runtime
 from service.endpoints.verify import WASM_CSP
 from service.endpoints.viewer import CSP
-from service.exporting import export_lines
-from service.in_browser import bundle, runtime
 from tests.api.exports import TAMPERS, UNSUPPORTED, UNUSABLE, UNUSABLE_LINES, line_of, repinned
 from tests.browser.verify_page import (
     VERIFY_TIMEOUT_MS,

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from replay.export import export_lines
+from replay.in_browser import bundle
 from rules.registry import get_ruleset
 from service.access.tokens import OBSERVER
-from service.exporting import export_lines
-from service.in_browser import bundle
 from tests.api.exports import repinned, written_by_another_release
 from tests.browser.battles import (
     EAST_WALL,

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Worker, expect
 
 from eventstore.canonical import canonical_json
-from service.verifying import verify
+from replay.verify import verify
 from tests.browser.conftest import STEP_TIMEOUT_MS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,7 +130,7 @@ def server_report(data: bytes) -> str:
 
 
 # the parser's own words in the reason of a line no JSON parser reads: orjson's on the server, json's in the
-# browser (service/in_browser/orjson.py); the verdict, version, line and the rest of the reason are compared
+# browser (replay/in_browser/orjson.py); the verdict, version, line and the rest of the reason are compared
 PARSER_WORDS = re.compile(r"(is not a CloudEvents 1\.0 JSON event) \(.*?\)(\"|$)")
 
 

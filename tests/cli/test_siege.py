@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from eventstore.protocol import EventStore
 from eventstore.queues import REPLAY
-from service.cli import app
+from replay.cli import app
 from tests.api.exports import (
     TAMPERS,
     UNDONE,

@@ -17,9 +17,9 @@ from flask.testing import FlaskClient
 from typer.testing import CliRunner
 
 from eventstore.protocol import EventStore
+from replay.cli import app
 from rules.fold import CONCLUDE, UNDO
 from rules.registry import get_ruleset, ruleset_names
-from service.cli import app
 from tests.api.helpers import assert_problem, fold
 from tests.golden.corpus import Feature, features, prepared, read_jsonl
 from tests.golden.write import write

@@ -4,8 +4,8 @@ Each battle goes into eventstore's in-process store (the one the storage contrac
 tests/eventstore/test_contract.py) under an id and a server seed fixed by its name, with fixed `recorded_at`
 times, so the same logs always give the same bytes; its outcomes are stored as the workers store them
 (`workers.projection.project_battle`, today's fold) or as given; and the file is what `siege export` and
-`GET /battles/{id}/export` write (`service.exporting.export_lines`). Every file written is verified
-(`service.verifying.verify`) before it is kept.
+`GET /battles/{id}/export` write (`replay.export.export_lines`). Every file written is verified
+(`replay.verify.verify`) before it is kept.
 
     # record the logs the rules tests play (tests/referee/recording.py)
     SIEGE_RECORD_LOGS=/tmp/rec python -m pytest -p tests.referee.recording tests/rules tests/examples -n 0
@@ -34,12 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from eventstore.canonical import canonical_json, loads
+from eventstore.clock import iso
 from eventstore.memory_store import MemoryEventStore
 from eventstore.paging import history, iter_outcomes
 from eventstore.records import NewEntry, Projection
-from service.clock import iso
-from service.exporting import export_lines
-from service.verifying import verify
+from replay.export import export_lines
+from replay.verify import verify
 from tests.golden.corpus import Battle, covering, features, prepared, read_jsonl
 from workers.projection import project_battle
 

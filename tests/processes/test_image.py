@@ -58,7 +58,7 @@ def _name(name: str) -> str:
 def test_the_image_carries_the_checked_pyodide_runtime_and_the_zip_of_its_own_sources() -> None:
     assert re.search(r"^FROM node:\d+\.\d+\.\d+-bookworm-slim AS pyodide$", DOCKERFILE, re.MULTILINE)
     assert "COPY service/verify_files/pyodide.json" in DOCKERFILE  # the pin, and the digests checked
-    assert "python -m service.in_browser.runtime /tmp/npm /app/build/verifier" in DOCKERFILE
-    assert "python -m service.in_browser.bundle /app/build/verifier" in DOCKERFILE
+    assert "python -m service.pyodide_runtime /tmp/npm /app/build/verifier" in DOCKERFILE
+    assert "python -m replay.in_browser.bundle /app/build/verifier" in DOCKERFILE
     # built after the sources are copied in and after setuptools' own build/ is removed
-    assert DOCKERFILE.index("rm -rf build") < DOCKERFILE.index("service.in_browser.bundle")
+    assert DOCKERFILE.index("rm -rf build") < DOCKERFILE.index("replay.in_browser.bundle")

@@ -1,4 +1,4 @@
-"""The zip the verify page runs (service/in_browser): the same bytes from the same sources, whole (CPython
+"""The zip the verify page runs (replay/in_browser): the same bytes from the same sources, whole (CPython
 with nothing but the zip and the standard library gives siege verify's reports byte for byte), what make
 install built, and an orjson stand-in that reads what orjson reads and refuses what it refuses."""
 
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.in_browser import bundle
-from service.in_browser import orjson as stand_in
+from replay.in_browser import bundle
+from replay.in_browser import orjson as stand_in
 from tests.api.exports import TAMPERS, UNSUPPORTED, UNUSABLE, repinned
 from tests.browser.verify_page import server_report, without_parser_words
 
@@ -29,7 +29,7 @@ TAMPERED_FROM = GOLDEN / "epic-2" / "epic-extra-climb-fight-client-seed-undo-unk
 ALONE = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from service.in_browser.entry import verify_file
+from replay.in_browser.entry import verify_file
 import orjson
 assert orjson.__file__.startswith(sys.argv[1]), orjson.__file__
 for path in sys.argv[2:]:
@@ -47,7 +47,7 @@ def test_the_zip_is_the_same_bytes_each_time_and_holds_every_rules_source() -> N
     assert names == sorted(names)
     assert {p.relative_to(ROOT).as_posix() for p in sources} <= set(names)
     libraries = {"cloudevents/__init__.py", "dateutil/parser/isoparser.py", "mypy_extensions.py"}
-    assert {"orjson.py", "service/verifying.py", *libraries} <= set(names)
+    assert {"orjson.py", "replay/verify.py", *libraries} <= set(names)
     assert [n for n in names if n.endswith((".so", ".pyc"))] == []
     assert {info.date_time for info in zipfile.ZipFile(io.BytesIO(first)).infolist()} == {bundle.MOMENT}
 

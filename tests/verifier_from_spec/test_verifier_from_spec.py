@@ -1,4 +1,4 @@
-"""The verifier written from docs/export-format.md alone against the project's own (service/verifying.py):
+"""The verifier written from docs/export-format.md alone against the project's own (replay/verify.py):
 it imports nothing of ours, it computes the spec's worked examples, it verifies honest exports of both
 rulesets and the golden corpus, and it finds every tampering it can see where the project's verifier does.
 What it cannot see (an `outcome`, the rules version) the project's verifier does, and it says verified."""
@@ -22,10 +22,10 @@ from eventstore.canonical import canonical_json
 from eventstore.chain import entry_hash
 from eventstore.protocol import EventStore
 from eventstore.records import StoredEntry
+from replay.export_format import event_line
+from replay.verify import Report as ProjectReport
+from replay.verify import verify
 from rules.dice import commitment, stream_die, stream_key
-from service.export_format import event_line
-from service.verifying import Report as ProjectReport
-from service.verifying import verify
 from tests.api.exports import (
     ASSAULT,
     TAMPERS,

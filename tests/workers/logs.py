@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 from eventstore.canonical import canonical_json
 from eventstore.protocol import EventStore
 from eventstore.records import NewEntry
+from replay.folds import replay_states
 from rules.dice import commitment
 from rules.fold import BATTLE_CREATED, encode_battle
 from rules.registry import get_ruleset
-from workers.projection import replay_states
 
 SERVER_SEED = "5e" * 32
 RULESET = "epic"

@@ -14,7 +14,7 @@ from rq.serializers import JSONSerializer
 
 from eventstore import keys, paging
 from eventstore.redis_store import RedisEventStore
-from rules.history import fold_history
+from replay.folds import fold_entries
 from tests.workers.logs import fresh_state, new_battle, projected_version
 from workers import drain, projection
 from workers.drain import Drained, drain_pending
@@ -185,12 +185,12 @@ def test_a_round_keeps_every_lock_while_one_of_its_folds_outlasts_their_time_to_
     redis_store: RedisEventStore, redis_client: redis.Redis[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def slowly(*args: Any) -> Iterator[Any]:  # the rules at a millisecond an entry: a long fold for sure
-        for folded in fold_history(*args):
+        for folded in fold_entries(*args):
             time.sleep(0.001)
             yield folded
 
     project_battle(redis_store, new_battle(redis_store, commands=1))  # the rules imported: no cold start
-    monkeypatch.setattr(projection, "fold_history", slowly)
+    monkeypatch.setattr(projection, "fold_entries", slowly)
     monkeypatch.setattr(drain, "LOCK_TTL_MS", 100)  # a third of what folding the long battle takes
     monkeypatch.setattr(drain, "WRITE_EVERY_S", 0.01)
     monkeypatch.setattr(projection, "WRITE_EVERY_S", 0.01)

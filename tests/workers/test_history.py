@@ -1,16 +1,17 @@
 """Every fold of stored history goes through rules.history, and every comparison with stored outcomes
-through eventstore.drift."""
+through replay.drift."""
 
 from __future__ import annotations
 
 from eventstore.canonical import canonical_json
-from eventstore.drift import compare_outcomes
 from eventstore.memory_store import MemoryEventStore
 from eventstore.paging import history
+from replay.drift import compare_outcomes
+from replay.folds import replay_states, seeds_of
 from rules.fold import Seeds, encode_battle
 from rules.history import fold_history, state_after
 from tests.workers.logs import append, fresh_state, new_battle
-from workers.projection import load_projection, project_battle, replay_states, seeds_of
+from workers.projection import load_projection, project_battle
 
 
 def no_seeds() -> Seeds:

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from eventstore import clock
 from eventstore.protocol import EventStore
 from eventstore.records import WebhookRecord
 from service.reading.event_view import Telling, one_event
@@ -21,7 +22,6 @@ from tests.workers.receiver import Receiver
 from webhooks.event import TYPES, new_secret
 from webhooks.guard import Resolve, parse_allow
 from webhooks.settings import WebhookSettings
-from workers import clock
 from workers.projection import project_battle
 from workers.webhooks import Delivered, Deliverer, deliver
 

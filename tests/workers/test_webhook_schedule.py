@@ -9,13 +9,12 @@ from typing import Any
 
 import redis
 
-from eventstore import keys
+from eventstore import clock, keys
 from eventstore.protocol import EventStore
 from eventstore.records import WebhookProgress, WebhookRecord
 from eventstore.redis_store import RedisEventStore
 from tests.workers.logs import append, new_battle
 from webhooks.event import TYPES
-from workers import clock
 from workers.drain import drain_pending
 from workers.projection import project_battle
 from workers.queue import projection_queue

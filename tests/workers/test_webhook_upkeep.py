@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
 
+from eventstore import clock
 from eventstore.protocol import EventStore
 from eventstore.records import DeliveryAttempt, WebhookProgress, WebhookRecord
 from tests.workers import contract
@@ -22,7 +23,6 @@ from tests.workers.logs import new_battle
 from tests.workers.receiver import Received, Receiver
 from tests.workers.test_webhook_delivery import deliverer, folded, registered, until_due
 from webhooks.event import new_secret, probe_id
-from workers import clock
 from workers.webhook_once import send_once
 from workers.webhooks import deliver
 
@@ -171,7 +171,7 @@ def test_a_test_event_is_sent_once_signed_and_logged_and_moves_nothing(
     (event,) = receiver.verified(webhook.secret)
     assert (event["type"], event["id"], receiver.requests[0].id) == ("siege.webhook.test", event_id, event_id)
     assert event["data"] == {"battle_id": battle_id, "webhook_id": webhook.id}
-    assert clock.parse(event["time"]) == clock.parse(asked)
+    assert clock.parse_iso(event["time"]) == clock.parse_iso(asked)
     assert "subject" not in event
     assert contract.check(receiver.requests[0]) == "siege.webhook.test"
     (line,) = redis_store.delivery_attempts(battle_id, webhook.id)

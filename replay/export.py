@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from eventstore.paging import history, iter_outcomes
 from eventstore.protocol import EventStore
-from service.export_format import event_line, source_of
+from replay.export_format import event_line, source_of
 
 
 def export_lines(store: EventStore, battle_id: str, *, upto: int | None = None) -> Iterator[bytes]:

@@ -1,4 +1,5 @@
-"""Replay jobs as the API sees them: enqueue `workers.jobs.replay_battle` by name, read a job back."""
+"""Replay jobs from outside the workers (the API, `siege replay`): enqueue `workers.jobs.replay_battle` by
+name, read a job back."""
 
 from __future__ import annotations
 
@@ -11,8 +12,15 @@ from rq.exceptions import DeserializationError, NoSuchJobError
 from rq.job import Job, JobStatus
 
 from eventstore.queues import REPLAY, REPLAY_KEEP_S, SERIALIZER
-from service.http.problems import RETRY_SOON as RETRY
-from service.http.problems import Problem
+
+
+class QueueUnavailable(RuntimeError):
+    """The job queue's Redis did not answer: nothing was started."""
+
+
+class ReplayNotFound(LookupError):
+    """No replay job of this battle has that id (or it expired)."""
+
 
 STATUS = {  # rq's statuses, as few as a client needs
     JobStatus.CREATED: "queued",
@@ -33,15 +41,14 @@ def start(queue_redis: Redis[Any], battle_id: str, mode: str) -> str:
     try:
         job = queue.enqueue(REPLAY.path, battle_id, mode, **REPLAY.options())
     except (RedisError, OSError) as error:
-        detail = f"The job queue is unreachable ({type(error).__name__}); nothing was started."
-        raise Problem(
-            503, "queue-unavailable", "The job queue is unavailable", detail, headers=RETRY
+        raise QueueUnavailable(
+            f"The job queue is unreachable ({type(error).__name__}); nothing was started."
         ) from None
     return str(job.id)
 
 
 def view(queue_redis: Redis[Any], battle_id: str, job_id: str) -> dict[str, Any]:
-    """The job as `{job_id, mode, status, result, error}`; 404 unless it is a replay of this battle."""
+    """The job as `{job_id, mode, status, result, error}`; ReplayNotFound unless a replay of this battle."""
     job = _replay_of(queue_redis, battle_id, job_id)
     status = STATUS.get(job.get_status(refresh=False) or JobStatus.QUEUED, "queued")
     return {
@@ -61,8 +68,9 @@ def _replay_of(queue_redis: Redis[Any], battle_id: str, job_id: str) -> Job:
     except (NoSuchJobError, DeserializationError, ValueError):
         ours = False
     if not ours:
-        detail = f"Battle {battle_id} has no replay job {job_id} (finished jobs are kept {REPLAY_KEEP_S} s)."
-        raise Problem(404, "replay-not-found", "No such replay job", detail)
+        raise ReplayNotFound(
+            f"Battle {battle_id} has no replay job {job_id} (finished jobs are kept {REPLAY_KEEP_S} s)."
+        )
     return job
 
 

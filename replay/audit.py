@@ -13,17 +13,16 @@ from datetime import UTC, datetime
 from typing import Any
 
 from eventstore.chain import verify_chain
-from eventstore.drift import compare_outcomes
+from eventstore.clock import iso
 from eventstore.paging import history
 from eventstore.protocol import EventStore
 from eventstore.records import HeadRegression, StoredEntry
+from replay.audit_dice import Revealed, check_dice, stored_conclusion
+from replay.drift import compare_outcomes
+from replay.folds import fold_afresh
+from replay.supported_rules import unsupported
 from rules.fold import UNDO
-from rules.history import battle_seeds, fold_history
 from rules.registry import folded_versions
-from rules.undo import Rewinder
-from service.audit_dice import Revealed, check_dice, stored_conclusion
-from service.clock import iso
-from service.reading.supported_rules import unsupported
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -106,10 +105,7 @@ def _undo(store: EventStore, battle_id: str, version: int, undone: int) -> dict[
 
 def check_replay(store: EventStore, battle_id: str, created: StoredEntry, upto: int) -> ReplayCheck:
     """Fold 1..upto afresh and compare each outcome with the stored one; unprojected ones are pending."""
-    seeds = battle_seeds(store.secret(battle_id), created.data)  # out of the try: no finding about the log
-    # an undo's earlier state is folded again from the log too: the audit trusts no stored state
-    rewind = Rewinder(lambda a, b: history(store, battle_id, after=a, upto=b), lambda: seeds)
-    fresh = fold_history(None, history(store, battle_id, upto=upto), lambda: seeds, rewind)
+    fresh = fold_afresh(store, battle_id, created, upto)  # out of the try: no finding about the log
     compared = pending = version = 0
     first: dict[str, Any] | None = None
     revealed: Revealed | None = None

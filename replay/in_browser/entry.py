@@ -13,8 +13,8 @@ from typing import Any
 
 import rules
 from eventstore.canonical import canonical_json
+from replay.verify import PASSES, file_lines, verify
 from rules.registry import folded_versions, ruleset_names
-from service.verifying import PASSES, file_lines, verify
 
 
 def verify_file(path: str, progress: Callable[[int, int], object]) -> str:

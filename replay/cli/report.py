@@ -7,7 +7,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from service.verifying import Report
+from replay.verify import Report
 
 VERDICTS = {
     "verified": "[bold green]VERIFIED[/]",

@@ -7,11 +7,11 @@ each outcome (`outcome`) and, once the seed matches its commitment, recomputes e
 Stream dice are handed to the fold as the values the outcomes record, so an export proves its outcomes
 follow the rules even before `conclude`, when its dice alone are not verifiable yet.
 
-An import also holds every entry to the API's own input checks (service/importable.py), between the two
-passes (`admit`): no input the API refuses is ever folded. `siege verify` does not: its verdict is the
-file's integrity (chain, dice, outcomes), in the kinds below.
+An import also holds every entry to the API's own input checks (service/commands/import_checks.py),
+between the two passes (`admit`): no input the API refuses is ever folded. `siege verify` does not: its
+verdict is the file's integrity (chain, dice, outcomes), in the kinds below.
 
-A battle pinned to rules this release does not fold (service/reading/supported_rules.py) is `unsupported`,
+A battle pinned to rules this release does not fold (replay/supported_rules.py) is `unsupported`,
 never `tampered`: its chain and its dice are checked all the same (neither depends on the rules version: every
 version draws its dice from the same stream, docs/export-format.md §5), its outcomes are not compared."""
 
@@ -28,14 +28,13 @@ from eventstore.canonical import canonical_json
 from eventstore.chain import fault
 from eventstore.protocol import GENESIS_HASH
 from eventstore.records import StoredEntry
+from replay.audit_dice import Revealed, expected_roll, parse_seed
+from replay.export_format import Exported, Unusable, envelope_fault, read_line
+from replay.folds import fold_file
+from replay.supported_rules import Unsupported, unsupported
 from rules.dice import commitment, stream_key
 from rules.fold import BATTLE_CREATED, CONCLUDE, Entry, Seeds
-from rules.history import fold_history
 from rules.registry import folded_versions
-from rules.undo import Rewinder
-from service.audit_dice import Revealed, expected_roll, parse_seed
-from service.export_format import Exported, Unusable, envelope_fault, read_line
-from service.reading.supported_rules import Unsupported, unsupported
 
 Kind = Literal["chain", "dice", "outcome", "missing", "order", "duplicate"]
 Status = Literal["verified", "tampered", "unusable", "unsupported"]
@@ -284,11 +283,10 @@ def _refold(lines: Lines, report: Report, scan: Scan) -> None:
     seeds = Seeds(server_seed=server_seed or b"", client_seed=scan.client_seed)
     stored: deque[Recorded] = deque()
     entries = _recorded_entries(lines(), stored)
-    rewind = Rewinder(lambda a, b: _window(lines, a, b), lambda: seeds)  # an undo re-reads the file
     limit = scan.commitment_finding.version if scan.commitment_finding else None
     version = 0
     try:
-        for battle, fresh in fold_history(None, entries, lambda: seeds, rewind):
+        for battle, fresh in fold_file(entries, lambda a, b: _window(lines, a, b), seeds):
             version = battle.version
             finding = _judge(version, fresh, *stored.popleft(), scan, report)
             if finding is not None or (limit is not None and version >= limit):

@@ -2,9 +2,9 @@
 the verifier and what it reads exports with, the pure-Python libraries it needs as installed here (their
 licences with them), and the orjson stand-in. Its bytes depend on those files alone (stored, not deflated;
 fixed times and modes; sorted), so its SHA-256 names the code: the page shows the digest of the bytes it
-ran, and `python -m service.in_browser.bundle --digest` on any checkout of the same release computes it again.
+ran, and `python -m replay.in_browser.bundle --digest` on any checkout of the same release computes it again.
 
-`python -m service.in_browser.bundle [DIR]` writes DIR/siege-verifier.zip and its manifest (default: build/
+`python -m replay.in_browser.bundle [DIR]` writes DIR/siege-verifier.zip and its manifest (default: build/
 verifier beside the sources, where the service serves it from)."""
 
 from __future__ import annotations
@@ -31,19 +31,19 @@ OURS = (
     "eventstore/paging.py",
     "eventstore/protocol.py",
     "eventstore/records.py",
-    "service/__init__.py",
-    "service/audit_dice.py",
-    "service/export_format.py",
-    "service/reading/__init__.py",
-    "service/reading/supported_rules.py",
-    "service/verifying.py",
-    "service/in_browser/__init__.py",
-    "service/in_browser/entry.py",
+    "replay/__init__.py",
+    "replay/audit_dice.py",
+    "replay/export_format.py",
+    "replay/folds.py",
+    "replay/supported_rules.py",
+    "replay/verify.py",
+    "replay/in_browser/__init__.py",
+    "replay/in_browser/entry.py",
 )
 RULES_FILES = (".py", ".json")
 # the pure-Python distributions the verifier imports (cloudevents reads times with dateutil)
 LIBRARIES = ("cloudevents", "python-dateutil", "mypy-extensions")
-STAND_INS = {"orjson.py": "service/in_browser/orjson.py"}  # what the zip holds at the top, from where
+STAND_INS = {"orjson.py": "replay/in_browser/orjson.py"}  # what the zip holds at the top, from where
 MOMENT = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip records: no build's clock in the bytes
 MODE = 0o644 << 16
 

@@ -1,6 +1,6 @@
 """`POST /battles/import`: spool the body to a temporary file as it streams in, verify it there with the
-offline verifier, hold every entry to the API's own input checks (service/importable.py), and only then
-recreate the battle under a new id. Memory stays flat however long it is.
+offline verifier, hold every entry to the API's own input checks (service/commands/import_checks.py),
+and only then recreate the battle under a new id. Memory stays flat however long it is.
 
 Each pass over the file opens it afresh: the verifier's passes overlap (an undo folds the file again up to
 an earlier version while the main pass is mid-file), so passes sharing one file object would share its
@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import IO
 
 from eventstore.records import StoredEntry
+from replay.export_format import MAX_LINE_BYTES, read_line
+from replay.verify import Finding, Report, verify
 from service.access.tokens import GM, mint
 from service.commands.creation import Created, with_fresh_id
+from service.commands.import_checks import refusal
 from service.deps import Services
-from service.export_format import MAX_LINE_BYTES, read_line
 from service.http.problems import Problem
-from service.importable import refusal
-from service.verifying import Finding, Report, verify
 
 SPOOL_NAME = "export.jsonl"
 INVALID = "import-invalid"

@@ -13,15 +13,16 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from service.cli.report import render_audit, render_verify
-from service.verifying import PASSES, TICK, file_lines
-from service.verifying import verify as verify_export
+from replay.cli.report import render_audit, render_verify
+from replay.verify import PASSES, TICK, file_lines
+from replay.verify import verify as verify_export
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
 err = Console(stderr=True)
 out = Console()
 JsonFlag = Annotated[bool, typer.Option("--json", help="print the report as JSON")]
 UNUSABLE = 2
+MAX_ENTRIES = 100_000  # as the API's audit: SIEGE_AUDIT_MAX_ENTRIES (service/config.py) reads the same
 
 
 def progress(unit: str) -> Progress:
@@ -59,7 +60,7 @@ def export(
     ] = None,
 ) -> None:
     """Write a battle of the deployment as JSON Lines of CloudEvents, one per version."""
-    from service.exporting import export_lines
+    from replay.export import export_lines
 
     store = _store()
     head = _head(store, battle_id)
@@ -78,18 +79,23 @@ def export(
 
 
 @app.command()
-def audit(battle_id: str, as_json: JsonFlag = False) -> None:
+def audit(
+    battle_id: str,
+    as_json: JsonFlag = False,
+    max_entries: Annotated[
+        int, typer.Option(envvar="SIEGE_AUDIT_MAX_ENTRIES", min=1, help="versions checked at most")
+    ] = MAX_ENTRIES,
+) -> None:
     """Audit a battle of the deployment: its chain, a fresh replay against its outcomes, and its dice.
     Exit 0 clean, 1 failed, 2 unsupported (pinned to rules this release does not fold)."""
-    from service.audit import audit as audit_battle
-    from service.config import ServiceConfig
+    from replay.audit import audit as audit_battle
 
     store = _store()
     _head(store, battle_id)
     created = store.entry(battle_id, 1)
     assert created is not None
     with err.status(f"auditing {battle_id}"):
-        report = audit_battle(store, battle_id, created, ServiceConfig.from_env().audit_max_entries)
+        report = audit_battle(store, battle_id, created, max_entries)
     if as_json:
         print(json.dumps(report, indent=2))
     else:
@@ -106,8 +112,7 @@ def replay(
     timeout: Annotated[float, typer.Option(help="seconds to wait for the job")] = 3600.0,
 ) -> None:
     """Run a replay job of the deployment's workers and wait for its result."""
-    from service.commands import replay_jobs
-    from service.http.problems import Problem
+    from replay import jobs
 
     if mode not in ("rebuild", "verify"):
         err.print("unusable: --mode is rebuild or verify")
@@ -115,9 +120,9 @@ def replay(
     store, queue = _store(), _queue()
     _head(store, battle_id)
     try:
-        job_id = replay_jobs.start(queue, battle_id, mode)
-    except Problem as problem:
-        err.print(f"unusable: {problem.detail}")
+        job_id = jobs.start(queue, battle_id, mode)
+    except jobs.QueueUnavailable as problem:
+        err.print(f"unusable: {problem}")
         raise typer.Exit(UNUSABLE) from None
     view = _wait(queue, battle_id, job_id, timeout)
     print(json.dumps(view, indent=2))
@@ -125,12 +130,12 @@ def replay(
 
 
 def _wait(queue: Any, battle_id: str, job_id: str, timeout: float) -> dict[str, Any]:
-    from service.commands import replay_jobs
+    from replay import jobs
 
     deadline = time.monotonic() + timeout
     with err.status(f"replay job {job_id} queued") as status:
         while True:
-            view = replay_jobs.view(queue, battle_id, job_id)
+            view = jobs.view(queue, battle_id, job_id)
             if view["status"] in ("finished", "failed") or time.monotonic() > deadline:
                 return view
             status.update(f"replay job {job_id} {view['status']}")

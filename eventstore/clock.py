@@ -1,8 +1,9 @@
-"""The server's clock, in one place: `recorded_at` of log entries and token times are UTC ISO 8601."""
+"""The one clock of the service and its workers: the times they store (`recorded_at`, tokens, webhook
+progress and attempts) are UTC ISO 8601 with milliseconds and a `Z`, so stored strings sort as times."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 
 def now() -> datetime:
@@ -19,3 +20,7 @@ def utc_now() -> str:
 
 def parse_iso(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def later(moment: datetime, seconds: float) -> datetime:
+    return moment + timedelta(seconds=seconds)

@@ -1,7 +1,7 @@
 """The Pyodide runtime the verify page loads: the files of one pinned version of the `pyodide` npm package,
 each checked against the SHA-256 recorded in service/verify_files/pyodide.json, copied beside the zip.
 
-`python -m service.in_browser.runtime NODE_DIR [DIR]` installs the pinned package with npm into NODE_DIR
+`python -m service.pyodide_runtime NODE_DIR [DIR]` installs the pinned package with npm into NODE_DIR
 (once: an installed package of that version is only checked again) and copies its checked files to
 DIR/pyodide (default: build/verifier beside the sources, where the service serves them from)."""
 
@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from service.in_browser.bundle import default_dir
+from replay.in_browser.bundle import default_dir
 
-PIN = Path(__file__).parents[1] / "verify_files" / "pyodide.json"
+PIN = Path(__file__).parent / "verify_files" / "pyodide.json"
 FOLDER = "pyodide"  # in the verifier's directory
 NPM_TIMEOUT_S = 300
 
@@ -43,7 +43,7 @@ def how_to_get() -> str:
     pin = pinned()
     return (
         f"the Pyodide runtime ({pin.spec}) is not installed: run `make install` where npm is, or "
-        f"`python -m service.in_browser.runtime NODE_DIR` with npm on the PATH"
+        f"`python -m service.pyodide_runtime NODE_DIR` with npm on the PATH"
     )
 
 

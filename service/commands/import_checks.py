@@ -17,15 +17,15 @@ from typing import Final
 
 from marshmallow import ValidationError
 
+from eventstore.clock import iso, now, parse_iso
 from eventstore.records import StoredEntry
+from replay.export_format import read_line
+from replay.verify import Finding, Lines
 from schemas.battles import BattleCreateSchema
 from schemas.commands import load_command
 from service.access.auth import is_actor
-from service.clock import iso, now, parse_iso
 from service.commands import idempotency
-from service.export_format import read_line
 from service.http.json_io import parse_json
-from service.verifying import Finding, Lines
 
 REFUSED: Final = "refused"  # the finding's kind
 # the reason codes, each an entry the API would not have logged so
