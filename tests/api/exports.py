@@ -196,7 +196,7 @@ TAMPERS: dict[str, tuple[Callable[[Lines], Lines], Callable[[Lines], int], str]]
 
 
 def line_of(lines: Lines, version: int) -> int:
-    """The line a finding about `version` names (README, "Export, import"): the last line holding it (the
+    """The line a finding about `version` names (docs/api.md, "Export, import"): the last line holding it (the
     second copy of a duplicate), or, when no line does, the line where it was due: the first holding a
     later version."""
     held = [json.loads(raw)["data"]["version"] for raw in lines]

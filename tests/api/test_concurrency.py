@@ -28,7 +28,7 @@ from tests.api.helpers import (
 )
 
 ROUNDS = 15
-README = Path(__file__).resolve().parents[2] / "README.md"
+API_DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"  # the HTTP contract, moved from the README
 ADVANCE = {"type": "advance_phase"}
 
 
@@ -93,9 +93,9 @@ def test_if_match_takes_the_head_version_lists_and_any(client: FlaskClient, head
     assert send(client, battle_id, CSM, headers={"If-Match": header}).status_code == 202
 
 
-def test_if_match_any_skips_the_check_and_the_readme_and_the_document_say_so(client: FlaskClient) -> None:
+def test_if_match_any_skips_the_check_and_the_api_doc_and_the_document_say_so(client: FlaskClient) -> None:
     """RFC 9110 §13.1.1: `*` holds for any current representation, and every battle has one (issue 22:
-    the README said anything but the head was a 412)."""
+    the README, where the HTTP contract was then, said anything but the head was a 412)."""
     battle_id = create_battle(client)
     accepted(client, battle_id, WALL)
 
@@ -103,7 +103,7 @@ def test_if_match_any_skips_the_check_and_the_readme_and_the_document_say_so(cli
     operation = client.get("/openapi.json").get_json()["paths"]["/battles/{battle_id}/commands"]["post"]
     [documented] = [p["description"] for p in operation["parameters"] if p["name"] == "If-Match"]
     assert "`*`" in documented
-    assert "`If-Match: *`" in README.read_text(encoding="utf-8").split("**`If-Match`**", 1)[1][:600]
+    assert "`If-Match: *`" in API_DOC.read_text(encoding="utf-8").split("**`If-Match`**", 1)[1][:600]
 
 
 @pytest.mark.parametrize("read", ["", "/state"])

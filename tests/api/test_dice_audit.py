@@ -15,7 +15,7 @@ from tests.api.helpers import CLIMB_FIGHT, accepted, fold, outcome
 
 
 def recompute(key: bytes, version: int, n: int, faces: int) -> int:
-    """An auditor's own copy of the published derivation (README, "Dice stream")."""
+    """An auditor's own copy of the published derivation (docs/rulings.md, "Dice stream")."""
     limit, counter = 256 - 256 % faces, 0
     while True:
         message = f"{version}:{n}" if counter == 0 else f"{version}:{n}:{counter}"

@@ -1,5 +1,5 @@
 """The whole service on a three-master Redis Cluster (SIEGE_STORE_CLUSTER=1): real gunicorn, RQ worker and
-reconciler processes, the queue and the rate-limit counters on a plain Redis beside it. The README's
+reconciler processes, the queue and the rate-limit counters on a plain Redis beside it. docs/api.md's
 worked session is played, then verified by a replay job and audited."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("processes")]
 QUEUE_DB = LIVE_DB_OFFSET + 1  # the cluster stack's queue: a database of its own on the plain test server
 SETTLED_S = 60
 
-EAST_WALL = [  # README "A worked session" (seed 001, EX-EP-01)
+EAST_WALL = [  # docs/api.md, "A worked session" (seed 001, EX-EP-01)
     {"type": "add_fortification", "id": "E1", "kind": "wall"},
     {"type": "add_stand", "id": "goff", "stand_type": "infantry", "side": "defender", "caf": 2,
      "speed_cm": 10, "location": {"kind": "on", "section_id": "E1"}},
