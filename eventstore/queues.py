@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SERIALIZER = "rq.serializers.JSONSerializer"  # jobs take JSON-simple arguments (STYLE §9)
+# jobs take JSON-simple arguments: readable by any worker of any release
+SERIALIZER = "rq.serializers.JSONSerializer"
 # a webhook's delivery job claimed but lost before it ran is enqueued again by the reconciler after this
 WEBHOOK_CLAIM_TTL_MS = 60_000
 REPLAY_KEEP_S = 24 * 3600  # how long a finished or failed replay answers `GET .../replays/{job}`

@@ -1,4 +1,4 @@
-"""What `make run` reads from the environment, once; every variable is listed in the README."""
+"""What `make run` reads from the environment, once; every variable is listed in docs/configuration.md."""
 
 from __future__ import annotations
 

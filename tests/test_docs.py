@@ -187,8 +187,5 @@ def test_every_rule_id_the_code_and_tests_use_has_an_entry_in_the_rules_referenc
     assert {f"{rule} (named in {path})" for rule, path in used.items() if rule not in entries} == set()
 
 
-# The integrator removes this mark once the docstrings and comments that still cite DESIGN §, STYLE or the
-# spec's files are reworded to say the fact itself (issue 21): then the test holds every production file.
-@pytest.mark.xfail(strict=False, reason="docstrings and comments still cite DESIGN §, STYLE or spec/ files")
 def test_no_production_file_cites_a_document_the_repository_does_not_have() -> None:
     assert citations_of_absent_documents() == []

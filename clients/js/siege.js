@@ -1,5 +1,5 @@
 // siege.js: a dependency-free ES module for the siege rules service, in a browser, a VTT module or Node 22+.
-// The API it wraps is the README's "HTTP contract"; clients/js/README.md documents this module.
+// The API it wraps is docs/api.md's "HTTP contract"; clients/js/README.md documents this module.
 
 /**
  * An RFC 9457 problem, as every 4xx/5xx of the service answers it (`application/problem+json`).

@@ -1,4 +1,4 @@
--- Append one log entry atomically (DESIGN §3, §4.1-4.3): exists, token, rate budget, idempotency, expected
+-- Append one log entry atomically: exists, token, rate budget, idempotency, expected
 -- version, chain link, write. rate.lua is prepended (spend).
 -- KEYS[1] log stream, KEYS[2] idempotency hash, KEYS[3] idempotency expiry zset, KEYS[4] token hash,
 -- KEYS[5] the claim on the next append, KEYS[6 .. 5 + n] the n counters of the caller's rate budget;

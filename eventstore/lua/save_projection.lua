@@ -1,4 +1,4 @@
--- Write outcomes, state and snapshots in one step, guarded by version (DESIGN §4.6): never backwards, never twice.
+-- Write outcomes, state and snapshots in one step, guarded by version: never backwards, never twice.
 -- KEYS[1] outcomes stream, KEYS[2] state hash, KEYS[3] snapshots hash, KEYS[4] snapshot versions zset, KEYS[5] log
 -- ARGV[1] state version, ARGV[2] state JSON, ARGV[3] outcome count n,
 -- then n (version, outcome JSON) pairs, then (version, snapshot JSON) pairs to the end

@@ -1,4 +1,4 @@
-"""The `epic` ruleset: fortress sieges for Epic Space Marine 2nd ed. / Titan Legions (spec/epic-rules.md)."""
+"""The `epic` ruleset: fortress sieges for Epic Space Marine 2nd ed. / Titan Legions (docs/rules.md)."""
 
 from __future__ import annotations
 

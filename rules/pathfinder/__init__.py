@@ -1,4 +1,4 @@
-"""The `pathfinder` ruleset: Pathfinder 1e siege engines (spec/pathfinder-rules.md)."""
+"""The `pathfinder` ruleset: Pathfinder 1e siege engines (its rule ids: docs/rules.md)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from rules.pathfinder.catalog import raw_catalog
 
 
 def extra() -> dict[str, JSON]:
-    """What only pathfinder describes: the engine catalog (spec/pathfinder-engines.json)."""
+    """What only pathfinder describes: the engine catalog (rules/pathfinder/data/engines.json)."""
     catalog = raw_catalog()
     return {
         "catalog": {

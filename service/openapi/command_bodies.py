@@ -37,7 +37,7 @@ def command_body() -> dict[str, Any]:
 @cache
 def command_examples(ruleset: str) -> dict[str, JSON]:
     """Each command's example body with its `type`, as `GET /rulesets/{name}` shows it: the record's
-    `@command(example=…)`, taken from spec/examples.md."""
+    `@command(example=…)`, taken from the worked examples (EX-…)."""
     commands: dict[str, dict[str, JSON]] = describe(get_ruleset(ruleset))["commands"]
     return {kind: command["example"] for kind, command in commands.items()}
 
