@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules.codec import JSON, decode, encode
+from rules.codec import JSON
 from rules.dice import Dice
 from rules.epic.commands import COMMANDS, Command
 from rules.epic.decide import decide
@@ -33,15 +33,6 @@ def finish_result(state: EpicState, result: dict[str, JSON], dice: Dice) -> dict
     }
 
 
-def encode_state(state: EpicState) -> JSON:
-    return encode(state)
-
-
-def decode_state(data: JSON) -> EpicState:
-    state: EpicState = decode(EpicState, data)
-    return state
-
-
 RULESET: Ruleset[Command, Event, EpicState] = Ruleset(
     name="epic",
     rules_version="epic-2",
@@ -56,7 +47,6 @@ RULESET: Ruleset[Command, Event, EpicState] = Ruleset(
     decide=decide,
     evolve=evolve,
     finish_result=finish_result,
-    encode_state=encode_state,
-    decode_state=decode_state,
+    state=EpicState,
     owner=owner,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules.codec import JSON, decode, encode
+from rules.codec import JSON, decode
 from rules.dice import Dice
 from rules.pathfinder.commands import COMMANDS, Command
 from rules.pathfinder.decide import decide
@@ -28,15 +28,6 @@ def finish_result(state: PfState, result: dict[str, JSON], dice: Dice) -> dict[s
     return {**result, "round": state.round, "unused_dice": sorted(dice.unused())}
 
 
-def encode_state(state: PfState) -> JSON:
-    return encode(state)
-
-
-def decode_state(data: JSON) -> PfState:
-    state: PfState = decode(PfState, data)
-    return state
-
-
 RULESET: Ruleset[Command, Event, PfState] = Ruleset(
     name="pathfinder",
     rules_version="pathfinder-2",
@@ -50,8 +41,7 @@ RULESET: Ruleset[Command, Event, PfState] = Ruleset(
     decide=decide,
     evolve=evolve,
     finish_result=finish_result,
-    encode_state=encode_state,
-    decode_state=decode_state,
+    state=PfState,
     owner=owner,
     extra=extra,
 )
