@@ -14,6 +14,7 @@ from rules.pathfinder.events import Event
 from rules.pathfinder.evolve import evolve
 from rules.pathfinder.reasons import REASONS
 from rules.pathfinder.refs import owner
+from rules.pathfinder.results import EveryResult
 from rules.pathfinder.state import Options, PfState
 from rules.ruleset import Ruleset
 
@@ -23,9 +24,9 @@ def initial_state(options: Mapping[str, JSON]) -> PfState:
     return PfState(options=decode(Options, known))
 
 
-def finish_result(state: PfState, result: dict[str, JSON], dice: Dice) -> dict[str, JSON]:
+def finish_result(state: PfState, dice: Dice) -> EveryResult:
     """Every applied result carries its round and the supplied slots it never drew (PF-GEN-06)."""
-    return {**result, "round": state.round, "unused_dice": sorted(dice.unused())}
+    return EveryResult(round=state.round, unused_dice=tuple(sorted(dice.unused())))
 
 
 RULESET: Ruleset[Command, Event, PfState] = Ruleset(
@@ -40,6 +41,7 @@ RULESET: Ruleset[Command, Event, PfState] = Ruleset(
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
+    every_result=EveryResult,
     finish_result=finish_result,
     state=PfState,
     owner=owner,
