@@ -117,7 +117,7 @@ def step(
         moved = _advance(battle, entry.version, battle.game, battle.concluded)
         outcome = _outcome(entry, "rejected", refusal.reason, refusal.detail or None, None, [], ())
         return moved, (v1.recorded(outcome, v1.rejected(refusal.reason)) if as_v1 else outcome)
-    result = ruleset.finish_result(game, result, dice)
+    result = ruleset.applied_result(game, result, dice)
     concluded = battle.concluded or entry.type == CONCLUDE
     new = _advance(battle, entry.version, game, concluded, entry.version)
     rolls = [r.to_wire() for r in dice.rolls]

@@ -11,7 +11,7 @@ from typing import Generic, TypeVar
 from mypy_extensions import mypyc_attr
 
 from rules.build import build
-from rules.codec import JSON, encode
+from rules.codec import JSON, decode, encode
 from rules.dice import Dice
 from rules.errors import Rejected
 from rules.references import acting_sides
@@ -66,10 +66,13 @@ class Ruleset(Generic[C, E, S]):
     initial_state: Callable[[Mapping[str, JSON]], S]
     decide: Callable[[C, S, Dice], Outcome[E]]
     evolve: Callable[[S, E], S]
-    # fields every applied result carries (turn/phase, round, dice_used, unused_dice, …)
-    finish_result: Callable[[S, dict[str, JSON], Dice], dict[str, JSON]]
-    encode_state: Callable[[S], JSON]
-    decode_state: Callable[[JSON], S]
+    # the record of the members every applied result carries besides its own (turn/phase, round, the dice
+    # it used or left), which `finish_result` builds from the state after the command and its dice: the
+    # fold adds them to the result (`applied_result`), the API documents them from the record (schemas/)
+    every_result: type
+    finish_result: Callable[[S, Dice], Result]
+    # the state record: `encode_state` and `decode_state` write and read it, the same for every ruleset
+    state: type[S]
     # (state, entity kind, id) -> the sides owning it: empty for an unknown id, None for the GM's alone
     owner: Callable[[S, str, str], frozenset[str] | None]
     # what only this ruleset describes (the pathfinder catalog), added to GET /rulesets/{name}
@@ -86,6 +89,19 @@ class Ruleset(Generic[C, E, S]):
     def rules_versions(self) -> tuple[str, ...]:
         """Every rules version this release folds exactly as recorded, the current one last."""
         return (*self.earlier_versions, self.rules_version)
+
+    def applied_result(self, state: S, result: dict[str, JSON], dice: Dice) -> dict[str, JSON]:
+        """An applied command's encoded `result` followed by the members of `every_result`."""
+        return {**result, **encode(self.finish_result(state, dice))}
+
+    def encode_state(self, state: S) -> JSON:
+        """The state as plain JSON, as the projections and exports store it (`rules.codec.encode`)."""
+        return encode(state)
+
+    def decode_state(self, data: JSON) -> S:
+        """The state `encode_state` wrote."""
+        state: S = decode(self.state, data)
+        return state
 
     def parse(self, command_type: str, data: Mapping[str, JSON]) -> C:
         """The record for a logged command; a field the API's schema would refuse is `invalid_field`."""

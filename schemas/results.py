@@ -1,5 +1,5 @@
 """Which result record each command type's applied outcome holds, and the members every result of a ruleset
-carries besides (its `finish_result`), read into JSON Schema components for the OpenAPI document.
+carries besides (its `every_result`), read into JSON Schema components for the OpenAPI document.
 
 Each command declares its record (`@command(result=...)`, rules/<ruleset>/commands.py); a command without
 one fails at import, and the worked examples check every result against it.
@@ -13,9 +13,8 @@ from functools import cache
 from typing import Any
 
 from rules.declare import spec_of
-from rules.epic.tables import Phase
 from rules.fold import BATTLE_CREATED, CONCLUDE, UNDO
-from rules.registry import get_ruleset
+from rules.registry import get_ruleset, ruleset_names
 from schemas.records import JSONSchema, RecordSchemas
 
 REF = "#/components/schemas/"
@@ -54,24 +53,6 @@ class Undone:
 BARE_RESULTS: dict[str, type] = {BATTLE_CREATED: Created, UNDO: Undone}
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class EpicEveryResult:
-    """Spec §2: every applied epic result tells the turn and phase after it and the dice it used or left."""
-
-    turn: int
-    phase: Phase
-    dice_used: Mapping[str, tuple[int, ...]]
-    unused_dice: Mapping[str, tuple[int, ...]]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PathfinderEveryResult:
-    """PF-GEN-06: every applied pathfinder result carries its round and the supplied slots it never drew."""
-
-    round: int
-    unused_dice: tuple[str, ...]
-
-
 def _declared(ruleset: str) -> dict[str, type]:
     """Each command's result record as its `@command(result=...)` declares it, and `conclude`'s."""
     commands = get_ruleset(ruleset).commands
@@ -82,8 +63,7 @@ def _declared(ruleset: str) -> dict[str, type]:
     return {**{name: result for name, result in declared.items() if result is not None}, CONCLUDE: Concluded}
 
 
-RESULTS: dict[str, dict[str, type]] = {name: _declared(name) for name in ("epic", "pathfinder")}
-EVERY_RESULT: dict[str, type] = {"epic": EpicEveryResult, "pathfinder": PathfinderEveryResult}
+RESULTS: dict[str, dict[str, type]] = {name: _declared(name) for name in ruleset_names()}
 
 
 def result_component(ruleset: str, command: str | None = None) -> str:
@@ -103,7 +83,7 @@ def result_components(ruleset: str) -> dict[str, JSONSchema]:
     and the members every result carries), `battle_created`'s and `undo`'s (their record alone), and the
     ruleset's union of them."""
     records = _record_component(ruleset)
-    every = REF + records.record(EVERY_RESULT[ruleset])
+    every = REF + records.record(get_ruleset(ruleset).every_result)
     per_type: dict[str, JSONSchema] = {}
     for command, record in RESULTS[ruleset].items():
         per_type[result_component(ruleset, command)] = {

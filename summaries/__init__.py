@@ -4,20 +4,30 @@ webhook delivery) gets its `summary` in a language, from the typed result, or fr
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Mapping
 from typing import Any
 
 from rules.declare import plan
-from rules.registry import get_ruleset
-from summaries import epic, pathfinder
+from rules.registry import get_ruleset, ruleset_names
 from summaries.catalogs import DEFAULT, LANGUAGES
-from summaries.lines import Data, Line, Lines, Term, Terms, render
+from summaries.lines import Data, Line, Lines, Term, Terms, Told, render
 
 log = logging.getLogger(__name__)
-LINES: dict[str, Lines] = {"epic": epic.LINES, "pathfinder": pathfinder.LINES}
-DETAIL = {"epic": epic.detail_params, "pathfinder": pathfinder.detail_params}
-TERMS: dict[str, dict[str, tuple[str, ...]]] = {"epic": epic.TERMS, "pathfinder": pathfinder.TERMS}
+
+
+def _told(ruleset: str) -> Told:
+    """How `ruleset` is told: the `TOLD` of the module named after it (summaries/<ruleset>.py)."""
+    told = importlib.import_module(f"{__name__}.{ruleset}").TOLD
+    if not isinstance(told, Told):
+        raise TypeError(f"{__name__}.{ruleset}.TOLD is not a Told")
+    return told
+
+
+TOLD: dict[str, Told] = {name: _told(name) for name in ruleset_names()}  # every ruleset of the registry
+LINES: dict[str, Lines] = {name: told.lines for name, told in TOLD.items()}
+TERMS: dict[str, Mapping[str, tuple[str, ...]]] = {name: told.terms for name, told in TOLD.items()}
 COMMON = ("battle_created", "conclude", "undo")  # what the fold answers for every ruleset
 
 __all__ = ["DEFAULT", "LANGUAGES", "summarized", "summary"]
@@ -64,7 +74,7 @@ def line(ruleset: str, outcome: Mapping[str, Any], command: Data) -> Line:
         return f"{ruleset}.{kind}.hidden", {}
     if outcome.get("status") == "rejected":
         reason, detail = str(outcome.get("reason")), outcome.get("detail") or {}
-        params = {**_base(ruleset, outcome, command), **DETAIL[ruleset](detail)}
+        params = {**_base(ruleset, outcome, command), **TOLD[ruleset].detail(detail)}
         named = (
             ".named" if reason == "invalid_field" and "field" in detail else ""
         )  # where the field is known

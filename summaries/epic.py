@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.epic import results as r
-from summaries.lines import Data, Line, Lines, Term, Terms, ids
+from summaries.lines import Data, Line, Lines, Term, Terms, Told, ids
 
 LINES = Lines("epic")
 
@@ -216,3 +216,6 @@ TERMS: dict[str, tuple[str, ...]] = {
     "epic.entity": ("stand", "section", "gate", "transport", "any"),
     "epic.label": r.LABELS,  # the modifiers' labels, for the viewer's log (service/viewer_files/terms.js)
 }
+
+# the viewer shows phases and section kinds on the map, the modifiers' labels in the log
+TOLD = Told(lines=LINES, detail=detail_params, terms=TERMS, viewer=("epic.phase", "epic.kind", "epic.label"))

@@ -96,6 +96,18 @@ class Lines:
         return [f"{self.ruleset}.{k.command}.{v}" for k in self.kinds.values() for v in k.variants]
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Told:
+    """How one ruleset is told, as summaries/<ruleset>.py declares it (`TOLD`): its lines, a rejection's
+    message parameters from its `detail`, the term families its messages name with each family's codes,
+    and the families of those the viewer shows (summaries/viewer.py)."""
+
+    lines: Lines
+    detail: Callable[[Data], dict[str, Any]]
+    terms: Mapping[str, tuple[str, ...]]
+    viewer: tuple[str, ...]
+
+
 def square(value: Data | None) -> str:
     return "–" if value is None else f"({value['x']}, {value['y']})"
 

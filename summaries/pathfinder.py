@@ -8,7 +8,7 @@ from rules.pathfinder import results as r
 from rules.pathfinder.catalog import AMMUNITION, ENGINES
 from rules.pathfinder.rolls import LABELS
 from rules.pathfinder.shot import ShotResolved
-from summaries.lines import Data, Line, Lines, Param, Term, square
+from summaries.lines import Data, Line, Lines, Param, Term, Told, square
 
 LINES = Lines("pathfinder")
 
@@ -326,3 +326,6 @@ TERMS: dict[str, tuple[str, ...]] = {
     "pathfinder.ammunition": tuple(AMMUNITION),
     "pathfinder.label": LABELS,  # the modifiers' labels, for the viewer's log (service/viewer_files/terms.js)
 }
+
+# the viewer shows the wind on the map, the modifiers' labels in the log
+TOLD = Told(lines=LINES, detail=detail_params, terms=TERMS, viewer=("pathfinder.wind", "pathfinder.label"))

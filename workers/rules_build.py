@@ -97,7 +97,7 @@ def hinted_modules() -> set[str]:
         roots = [
             *ruleset.commands.values(),
             ruleset.options,
-            typing.get_type_hints(ruleset.decode_state)["return"],
+            ruleset.state,
         ]
         for root in roots:
             _records(root, seen)

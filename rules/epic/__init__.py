@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules.codec import JSON, decode, encode
+from rules.codec import JSON
 from rules.dice import Dice
 from rules.epic.commands import COMMANDS, Command
 from rules.epic.decide import decide
@@ -12,6 +12,7 @@ from rules.epic.events import Event
 from rules.epic.evolve import evolve
 from rules.epic.reasons import REASONS
 from rules.epic.refs import owner
+from rules.epic.results import EveryResult
 from rules.epic.state import EpicState, Options
 from rules.epic.tables import PHASES, SLOTS
 from rules.ruleset import Ruleset
@@ -22,24 +23,9 @@ def initial_state(options: Mapping[str, JSON]) -> EpicState:
     return EpicState(turn=1, phase="orders", options=Options.from_mapping(options))
 
 
-def finish_result(state: EpicState, result: dict[str, JSON], dice: Dice) -> dict[str, JSON]:
+def finish_result(state: EpicState, dice: Dice) -> EveryResult:
     """Spec §2: every applied result tells the turn and phase after it and the dice it used or left."""
-    return {
-        **result,
-        "turn": state.turn,
-        "phase": state.phase,
-        "dice_used": dice.used(),
-        "unused_dice": dice.unused(),
-    }
-
-
-def encode_state(state: EpicState) -> JSON:
-    return encode(state)
-
-
-def decode_state(data: JSON) -> EpicState:
-    state: EpicState = decode(EpicState, data)
-    return state
+    return EveryResult(turn=state.turn, phase=state.phase, dice_used=dice.used(), unused_dice=dice.unused())
 
 
 RULESET: Ruleset[Command, Event, EpicState] = Ruleset(
@@ -55,8 +41,8 @@ RULESET: Ruleset[Command, Event, EpicState] = Ruleset(
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
+    every_result=EveryResult,
     finish_result=finish_result,
-    encode_state=encode_state,
-    decode_state=decode_state,
+    state=EpicState,
     owner=owner,
 )

@@ -6,7 +6,7 @@ tuples (`[]` when empty). `rules.codec.encode` writes them; a `json` metadata na
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
@@ -71,6 +71,17 @@ class ClosedGate:
     jam: int
     jammed: bool
     door: Literal["closed", "open"] | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EveryResult:
+    """Spec §2: every applied epic result tells the turn and phase after it and the dice it used or left."""
+
+    turn: int
+    phase: Phase
+    # slot -> its values, as the dice give them (rules.dice.Dice.used and unused)
+    dice_used: Mapping[str, Sequence[int]]
+    unused_dice: Mapping[str, Sequence[int]]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

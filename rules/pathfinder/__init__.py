@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules.codec import JSON, decode, encode
+from rules.codec import JSON, decode
 from rules.dice import Dice
 from rules.pathfinder.commands import COMMANDS, Command
 from rules.pathfinder.decide import decide
@@ -14,6 +14,7 @@ from rules.pathfinder.events import Event
 from rules.pathfinder.evolve import evolve
 from rules.pathfinder.reasons import REASONS
 from rules.pathfinder.refs import owner
+from rules.pathfinder.results import EveryResult
 from rules.pathfinder.state import Options, PfState
 from rules.ruleset import Ruleset
 
@@ -23,18 +24,9 @@ def initial_state(options: Mapping[str, JSON]) -> PfState:
     return PfState(options=decode(Options, known))
 
 
-def finish_result(state: PfState, result: dict[str, JSON], dice: Dice) -> dict[str, JSON]:
+def finish_result(state: PfState, dice: Dice) -> EveryResult:
     """Every applied result carries its round and the supplied slots it never drew (PF-GEN-06)."""
-    return {**result, "round": state.round, "unused_dice": sorted(dice.unused())}
-
-
-def encode_state(state: PfState) -> JSON:
-    return encode(state)
-
-
-def decode_state(data: JSON) -> PfState:
-    state: PfState = decode(PfState, data)
-    return state
+    return EveryResult(round=state.round, unused_dice=tuple(sorted(dice.unused())))
 
 
 RULESET: Ruleset[Command, Event, PfState] = Ruleset(
@@ -49,9 +41,9 @@ RULESET: Ruleset[Command, Event, PfState] = Ruleset(
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
+    every_result=EveryResult,
     finish_result=finish_result,
-    encode_state=encode_state,
-    decode_state=decode_state,
+    state=PfState,
     owner=owner,
     extra=extra,
 )

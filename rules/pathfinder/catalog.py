@@ -39,12 +39,6 @@ class AmmoEntry:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class RepairClass:
-    kind: str  # "ranged" | "siege_firearm"
-    weight: str  # "light" | "medium" | "heavy"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class EngineSpec:
     id: str
     name: str
@@ -74,7 +68,6 @@ class EngineSpec:
     material: str
     supported: bool
     must_assemble_on_site: bool
-    field_repair_class: RepairClass | None
     superseded_by: str | None
     stats_verified: bool | None
     rule_ids: tuple[str, ...]
@@ -144,7 +137,6 @@ def _family(engine_id: str) -> str:
 
 
 def _engine(raw: dict[str, Any]) -> EngineSpec:
-    repair = raw.get("field_repair_class")
     return EngineSpec(
         id=raw["id"],
         name=raw["name"],
@@ -179,7 +171,6 @@ def _engine(raw: dict[str, Any]) -> EngineSpec:
         material=raw["material"],
         supported=raw["supported"],
         must_assemble_on_site=raw["must_assemble_on_site"],
-        field_repair_class=RepairClass(kind=repair["kind"], weight=repair["weight"]) if repair else None,
         superseded_by=raw["superseded_by"],
         stats_verified=raw.get("stats_verified"),
         rule_ids=tuple(raw.get("rule_ids") or ()),

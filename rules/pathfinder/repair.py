@@ -7,6 +7,7 @@ from rules.dice import Dice
 from rules.errors import Rejected
 from rules.pathfinder.board import creature, spec_of
 from rules.pathfinder.board import engine as get_engine
+from rules.pathfinder.catalog import EngineSpec
 from rules.pathfinder.checks import actor_checks
 from rules.pathfinder.commands import Repair
 from rules.pathfinder.engine_stats import craft_dc
@@ -87,15 +88,17 @@ def repair_dc(state: PfState, engine: Engine, command: Repair) -> int:
         return DISABLED_DC
     if command.method == "craft":
         return craft_dc(engine.masterwork)
-    kind = "siege_firearm" if spec_of(engine).is_siege_firearm else "ranged"
-    weight = field_repair_weight(engine.size)
-    if (kind, weight) == ("ranged", "light"):
+    repair_class = field_repair_class(spec_of(engine), engine.size)
+    if repair_class == ("ranged", "light"):
         return state.options.field_repair_light_ranged_dc
-    return FIELD_REPAIR_DC[(kind, weight)]
+    return FIELD_REPAIR_DC[repair_class]
 
 
-def field_repair_weight(size: str) -> str:
-    """PF-REPAIR-02: Large = light, Huge = medium, Gargantuan or larger = heavy."""
+def field_repair_class(spec: EngineSpec, size: str) -> tuple[str, str]:
+    """PF-REPAIR-02: a ranged engine's Field Repair class, its kind and its weight by the size it has as
+    placed: Large = light, Huge = medium, Gargantuan or larger = heavy. The catalog's `field_repair_class`,
+    not loaded, agrees for every engine it gives one (tests/rules/pathfinder/test_catalog.py)."""
+    kind = "siege_firearm" if spec.is_siege_firearm else "ranged"
     if size_index(size) <= size_index("L"):
-        return "light"
-    return "medium" if size == "H" else "heavy"
+        return kind, "light"
+    return kind, "medium" if size == "H" else "heavy"

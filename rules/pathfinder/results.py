@@ -30,6 +30,14 @@ def target_of(value: Target) -> JSON:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class EveryResult:
+    """PF-GEN-06: every applied pathfinder result carries its round and the supplied slots it never drew."""
+
+    round: int
+    unused_dice: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CompletedEffect:
     round: int
     kind: ScheduledKind

@@ -13,6 +13,7 @@ from rules.pathfinder.commands import AdvanceRound
 from rules.pathfinder.events import ActionKind, Event, RoundsAdvanced, ScheduledEffectCompleted
 from rules.pathfinder.magic import effective_enhancement
 from rules.pathfinder.results import CompletedEffect, RoundsAdvance
+from rules.pathfinder.scheduled import completion
 from rules.pathfinder.state import Actions, Creature, Engine, PfState, Scheduled
 from rules.ruleset import Outcome
 
@@ -79,20 +80,9 @@ def advance_round(command: AdvanceRound, state: PfState, dice: Dice) -> Outcome[
 
 
 def _effect(state: PfState, item: Scheduled) -> dict[str, JSON]:
-    """The state change a completed effect makes, as §3.1 writes it."""
-    if item.kind == "assembly":
-        return {"assembled": True}
-    if item.kind == "disable":
-        return {"disabled": True} if item.detail == "inoperable" else {"sabotaged": True}
-    if item.kind == "sabotage_failure":
-        return {"disabled": True}
-    if item.kind == "repair":
-        return (
-            {"broken_by_mishap": False}
-            if item.detail == "broken"
-            else {"disabled": False, "sabotaged": False}
-        )
-    if item.kind == "spell_expiry":
+    """The state change a completed effect makes, as §3.1 writes it (rules/pathfinder/scheduled.py)."""
+    done = completion(item.kind, item.detail)
+    if done.tells_enhancement:
         engine = find_engine(state, item.entity_id)
-        return {"effective_enhancement": effective_enhancement(replace(engine, spell=None)) if engine else 0}
-    return {}
+        return {"effective_enhancement": effective_enhancement(replace(engine, **done.sets)) if engine else 0}
+    return {name: done.sets[name] for name in done.told}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rules.frozen import replace
 from rules.pathfinder.board import with_creature, with_engine, with_structure
 from rules.pathfinder.events import CrewAssigned, ScheduledEffectCompleted
+from rules.pathfinder.scheduled import completion
 from rules.pathfinder.state import Actions, Engine, EntityKind, PfState
 
 
@@ -34,31 +35,12 @@ def _new_round_engine(engine: Engine) -> Engine:
 
 
 def complete_effect(state: PfState, event: ScheduledEffectCompleted) -> PfState:
-    """PF-TIME-03: apply a due effect and drop it from the schedule."""
+    """PF-TIME-03: apply a due effect (rules/pathfinder/scheduled.py) and drop it from the schedule."""
     state = replace(state, schedule=tuple(s for s in state.schedule if s.seq != event.seq))
-    match event.kind:
-        case "assembly":
-            return with_engine(state, event.entity_id, lambda e: replace(e, assembled=True))
-        case "disable" if event.detail == "inoperable":
-            return with_engine(state, event.entity_id, lambda e: replace(e, disabled=True))
-        case "disable":
-            return with_engine(
-                state, event.entity_id, lambda e: replace(e, sabotaged=True, sabotage_triggered=False)
-            )
-        case "sabotage_failure":
-            return with_engine(state, event.entity_id, lambda e: replace(e, disabled=True))
-        case "repair" if event.detail == "broken":
-            return with_engine(state, event.entity_id, lambda e: replace(e, broken_by_mishap=False))
-        case "repair":
-            return with_engine(
-                state,
-                event.entity_id,
-                lambda e: replace(e, disabled=False, sabotaged=False, sabotage_triggered=False),
-            )
-        case "spell_expiry":
-            return with_engine(state, event.entity_id, lambda e: replace(e, spell=None))
-        case _:  # assembly_retry_open: the blocking hour simply ends
-            return state
+    done = completion(event.kind, event.detail)
+    if not done.sets:
+        return state
+    return with_engine(state, event.entity_id, lambda e: replace(e, **done.sets))
 
 
 def assign_crew(state: PfState, event: CrewAssigned) -> PfState:

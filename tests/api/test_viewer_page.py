@@ -10,15 +10,17 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.endpoints.viewer import FILES
-from summaries import TERMS
+from summaries import TERMS, TOLD
 from summaries.catalogs import message
+from summaries.viewer import terms_js
 from tests.api.helpers import assert_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = sorted(p.name for p in FILES.glob("*.js"))
 JS_TYPES = {"text/javascript", "application/javascript"}
-# the term families the viewer shows: phases, section kinds and winds on the map, modifier labels in the log
-SHOWN = ("epic.phase", "epic.kind", "epic.label", "pathfinder.wind", "pathfinder.label")
+# the term families the viewer shows (summaries/<ruleset>.py): phases, section kinds and winds on the map,
+# modifier labels in the log
+SHOWN = tuple(family for told in TOLD.values() for family in told.viewer)
 
 
 def test_the_page_is_served_without_a_token_and_holds_no_battle_data(client: FlaskClient) -> None:
@@ -85,6 +87,11 @@ def test_the_terms_the_map_shows_are_the_catalogs_words() -> None:
     assert {(lang, i): w for lang in terms for i, w in terms[lang].items()} == {
         (lang, i): message(lang, i) for lang in terms for i in terms[lang]
     }
+
+
+def test_terms_js_is_what_summaries_viewer_writes() -> None:
+    """Written again by `python -m summaries.viewer > service/viewer_files/terms.js` when a word changes."""
+    assert (FILES / "terms.js").read_text() == terms_js()
 
 
 def test_the_viewer_has_a_term_for_every_code_of_the_families_it_shows() -> None:
