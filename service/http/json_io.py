@@ -44,6 +44,13 @@ def read_json() -> Any:
         raise Problem(400, "malformed-json", "The request body is not valid JSON", str(error)) from None
 
 
+def read_json_or_empty() -> Any:
+    """A body that may be left out: no body reads as `{}`, any other as `read_json` reads it."""
+    if not request.get_data(cache=True):  # read here first: the cap on bodies applies as for any other
+        return {}
+    return read_json()
+
+
 def parse_json(raw: bytes) -> Any:
     """`raw` read as I-JSON, else ValueError (or RecursionError); an import reads its bodies with it too."""
     body = json.loads(
