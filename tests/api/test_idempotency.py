@@ -56,6 +56,24 @@ def test_a_repeat_answers_the_original_outcome_of_a_wait(
     same_answer(first, again)
 
 
+def test_a_repeat_of_a_wait_waits_on_the_process_hub_as_the_first_did(
+    client: FlaskClient, redis_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    battle_id = create_battle(client)
+    waited = _waiting(client, battle_id, WALL, {**KEY, "Prefer": "wait=5"})
+    _fold_when_appended(client, redis_store, battle_id, 2)
+    first = waited.result()
+
+    def not_here(*_args: Any) -> None:
+        raise AssertionError("a replay waited on the store, not on the process's hub")
+
+    monkeypatch.setattr(redis_store, "wait_outcome", not_here)
+    again = send(client, battle_id, WALL, headers={**KEY, "Prefer": "wait=5"})
+
+    assert again.status_code == 200
+    same_answer(first, again)
+
+
 def test_a_keyed_record_keeps_the_fingerprint_and_version_only(
     client: FlaskClient, redis_client: Any
 ) -> None:
