@@ -12,8 +12,8 @@ from redis.exceptions import RedisError
 
 from eventstore.records import Appended
 from service.deps import Services
-from service.http.json_io import json_response
-from service.reading.language import localized, summarized
+from service.http.json_io import json_response, localized
+from summaries import summarized
 from summaries.lines import Data
 
 log = logging.getLogger(__name__)

@@ -13,9 +13,8 @@ from service.commands import answers, idempotency
 from service.commands.answers import Wait
 from service.commands.append import Append, append
 from service.deps import Services
-from service.http.json_io import prefer_wait, read_json
+from service.http.json_io import language, prefer_wait, read_json
 from service.reading import hiding
-from service.reading.language import language
 
 
 def submit(deps: Services, battle_id: str) -> Response:
@@ -39,8 +38,9 @@ def submit(deps: Services, battle_id: str) -> Response:
     )
     appended = _counted(deps, job)
     if appended.replayed:  # the key's first request appended it: its answer again, nothing new to fold
-        wait = idempotency.first_wait(appended.response)
-        return answers.answer(deps, ruleset, battle_id, command.data, appended, wait)[0]
+        first_wait = idempotency.first_wait(appended.response)
+        replayed, _ = answers.answer(deps, ruleset, battle_id, command.data, appended, first_wait)
+        return replayed
     if appended.enqueue:
         deps.scheduler.enqueue()
     response, met = answers.answer(deps, ruleset, battle_id, command.data, appended, wait)

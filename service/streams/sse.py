@@ -22,12 +22,13 @@ from redis.exceptions import RedisError
 from eventstore.protocol import EventStore
 from service.access.tokens import expired
 from service.deps import Services
+from service.http.json_io import localized
 from service.http.problems import Problem
 from service.reading.hiding import HIDDEN, Reader, hidden_outcome
-from service.reading.language import localized, summarized
 from service.reading.reveals import Sight
 from service.streams.hub import Hub
 from service.streams.subscriptions import Delivered, StreamsFull, Subscription, delivered
+from summaries import summarized
 
 log = logging.getLogger(__name__)
 
