@@ -1,4 +1,4 @@
-"""Replay jobs as the API sees them: enqueue `workers.jobs.replay_battle` by name, read a job back."""
+"""The queue side of replay jobs: `workers.jobs.replay_battle` enqueued by name, a job read back by id."""
 
 from __future__ import annotations
 

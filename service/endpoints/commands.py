@@ -1,4 +1,5 @@
-"""`POST /battles/{id}/commands`: append one command; its outcome is decided later by the fold."""
+"""The commands route as documented: `POST /battles/{id}/commands`, its headers, answers and refusals; the
+work is service/commands/submit.py's, the outcome the fold's, later."""
 
 from __future__ import annotations
 

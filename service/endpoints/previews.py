@@ -1,4 +1,5 @@
-"""`POST /battles/{id}/previews`: the odds of a command over its possible dice, appending nothing."""
+"""The previews route as documented: `POST /battles/{id}/previews`, its body and refusals; the odds are
+service/commands/preview.py's."""
 
 from __future__ import annotations
 

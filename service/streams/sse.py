@@ -1,4 +1,4 @@
-"""`GET /battles/{id}/stream`: a battle's outcomes as Server-Sent Events, resumable by version.
+"""A battle's outcomes as Server-Sent Events, resumable by version: a catch-up read, then the hub's batches.
 
 Each outcome is one event (`id: <version>`, `event: outcome`, `data:` the outcome exactly as
 `GET .../events/{v}` serves it, its summary in the stream's language), in version order: first those
