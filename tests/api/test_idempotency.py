@@ -1,4 +1,4 @@
-"""Idempotency-Key on commands (DESIGN §4.3, IETF httpapi-idempotency-key draft): the same key and body
+"""Idempotency-Key on commands (IETF httpapi-idempotency-key draft): the same key and body
 answer the original response and append nothing; another body is a 422; a repeat while the first request is
 still being answered is a 409; keys belong to one battle and last SIEGE_IDEMPOTENCY_TTL_S."""
 
