@@ -1,1 +1,1 @@
-"""The HTTP API: app factory, endpoints, problem responses; it appends commands and reads projections."""
+"""The HTTP API process: a Flask app whose wings append commands, guard access, stream and show outcomes."""

@@ -1,7 +1,7 @@
-"""Per-caller rate limits (flask-limiter, counters in Redis): one budget per caller across every endpoint,
-advertised on every answer it applies to with the IETF draft's `RateLimit-Policy` and `RateLimit` fields
-(draft-ietf-httpapi-ratelimit-headers-09). A battle token's budget is counted with its battle instead
-(service/access/battle_budgets.py); flask-limiter counts the service key's and anonymous callers'."""
+"""Rate limits of the callers no battle counts (the service key, an address) by flask-limiter, in Redis: one
+budget per caller across every endpoint, advertised on every answer it applies to with the IETF draft's
+`RateLimit-Policy` and `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers-09). A battle token's
+budget on its battle's paths is counted with its battle instead (service/access/battle_budgets.py)."""
 
 from __future__ import annotations
 

@@ -1,1 +1,1 @@
-"""Commands: submitting one (shape, sender, idempotency, append, answer), creating a battle, previews."""
+"""What the API changes or judges: a command submitted, a battle created, a preview, a replay job started."""

@@ -1,5 +1,5 @@
-"""The append itself: `If-Match`, idempotency, and a side token's ownership,
-judged on the state at the very head the entry is appended after."""
+"""The store call of one command: its entry, `If-Match` as the version expected, the key's hold, and a side
+token's ownership judged on the state at the very head the entry is appended after."""
 
 from __future__ import annotations
 

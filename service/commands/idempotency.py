@@ -1,4 +1,5 @@
-"""Idempotency-Key on commands (IETF httpapi-idempotency-key draft): the first response is replayed.
+"""A command's Idempotency-Key and its record: the key as sent, what the append holds under it, and the
+short answer a replay is rebuilt from (IETF httpapi-idempotency-key draft: the first response is replayed).
 
 A key lives per battle for `SIEGE_IDEMPOTENCY_TTL_S`. Its record keeps what a replay needs and no more
 (eventstore/lua/append.lua): a 128-bit fingerprint of the body and the version it appended; the replayed
@@ -10,15 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from dataclasses import dataclass
 from typing import Any
 
-from flask import Response, request
+from flask import request
 from redis.exceptions import RedisError
 
 from eventstore.canonical import canonical_json
-from eventstore.records import Appended
-from service.commands import answers
-from service.commands.append import Append
+from service.commands.answers import Wait
 from service.deps import Services
 from service.http.problems import validation_problem
 
@@ -29,6 +29,15 @@ FINGERPRINT_HEX = 32  # 128 bits of SHA-256: only a client's two bodies under on
 ACCEPTED, WAITED = "202", "200"
 log = logging.getLogger(__name__)
 KEY_FORM = f"Between 1 and {MAX_KEY} printable ASCII characters."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hold:
+    """What the append records under the entry's key, atomically with the entry."""
+
+    key: str | None  # the entry's: the client's key, or a hidden order's salt (service/reading/hiding.py)
+    fingerprint: str | None  # of the body, so the same key with another body is told apart (a 422)
+    lease_s: float  # how long the key counts as in flight (0: the append decides the answer)
 
 
 def key() -> str | None:
@@ -49,36 +58,32 @@ def fingerprint(body: Any) -> str:
     return hashlib.sha256(canonical_json(body).encode()).hexdigest()[:FINGERPRINT_HEX]
 
 
-def lease_s(deps: Services) -> float:
-    return deps.config.max_wait_s + LEASE_MARGIN_S
+def hold(deps: Services, sent: str | None, body: Any, wait: Wait | None, salt: str | None) -> Hold:
+    """The hold of a command whose key is `sent` (a hidden order without one is recorded under `salt`)."""
+    recorded = sent or salt  # a hidden order's hash must hide a secret too
+    return Hold(
+        key=recorded,
+        fingerprint=fingerprint(body) if recorded else None,
+        # without a wait the answer is the 202 the append itself decides: nothing is in flight after it
+        lease_s=deps.config.max_wait_s + LEASE_MARGIN_S if sent and wait is not None else 0.0,
+    )
 
 
-def waited(wait_s: float, lang: str) -> str:
-    """The short answer of a met `Prefer: wait`: the outcome, summarized in `lang`."""
-    return f"{WAITED} {wait_s:g} {lang}"
-
-
-def remember(deps: Services, battle_id: str, idem_key: str, version: int, answer: str) -> None:
-    """Keep the short answer for replays; a failure only means a replay answers 202 (the entry is safe)."""
+def remember(deps: Services, battle_id: str, sent: str, version: int, waited: Wait | None) -> None:
+    """Keep the short answer for replays (`waited`: the wait that was met, None for the 202); a failure only
+    means a replay answers 202 (the entry is safe)."""
+    answer = ACCEPTED if waited is None else f"{WAITED} {waited.seconds:g} {waited.lang}"
     try:
-        deps.store.record_response(battle_id, idem_key, version, answer)
+        deps.store.record_response(battle_id, sent, version, answer)
     except (RedisError, OSError) as error:
         log.warning("could not record the answer for %s v%d: %s", battle_id, version, error)
 
 
-def replay(deps: Services, job: Append, appended: Appended) -> Response:
-    """The original response: the outcome it answered, summarized again in its language from the stored
-    outcome and the same body (same fingerprint), or the 202 of the entry's version and hash."""
-    status, _, said = (appended.response or ACCEPTED).partition(" ")
-    if status == WAITED:
-        wait, _, lang = said.partition(" ")
-        try:
-            stored = deps.store.wait_outcome(job.battle_id, appended.version, float(wait))
-        except (RedisError, OSError) as error:  # the entry is safe: its 202, never a 5xx inviting a retry
-            log.warning("could not read the outcome of %s v%d: %s", job.battle_id, appended.version, error)
-            stored = None
-        if stored is not None:
-            return answers.outcome(
-                job.ruleset, job.battle_id, appended.version, stored, job.command.data, lang, float(wait)
-            )
-    return answers.accepted(job.battle_id, appended.version, appended.hash)
+def first_wait(recorded: str | None) -> Wait | None:
+    """The wait the key's first request met, read from its short answer (None: it answered 202, or never
+    recorded its answer); its replay answers that outcome again, summarized in the same language."""
+    status, _, said = (recorded or ACCEPTED).partition(" ")
+    if status != WAITED:
+        return None
+    seconds, _, lang = said.partition(" ")
+    return Wait(float(seconds), lang)

@@ -1,5 +1,5 @@
-"""`POST /battles/{id}/previews`: a command judged as `/commands` would judge it, then decided against the
-state at the head over its possible dice (rules/preview.py); nothing is appended, nothing is written.
+"""A command's odds, appending nothing: judged as `/commands` would judge it, then decided against the state
+at the head over its possible dice (rules/preview.py); nothing is written.
 
 A side's preview is decided on what that side may see: while orders it may not see are hidden
 (service/reading/hiding.py), the state it is decided on holds none of them, so no odds can tell one."""

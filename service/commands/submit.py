@@ -1,25 +1,20 @@
-"""Appending one command: check its shape and who may send it, append it, schedule the fold, optionally
-await its outcome; a keyed command keeps what it answered for replays."""
+"""One command from request to answer, in order: its shape, who may send it, its key's hold, the append,
+the fold scheduled, the answer (a keyed one recorded for replays); each step is another module's."""
 
 from __future__ import annotations
 
-import logging
-
 from flask import Response, request
-from redis.exceptions import RedisError
 
 from eventstore.errors import CountedRefusal
 from eventstore.records import Appended
 from schemas.commands import load_command
 from service.access import auth, battle_budgets
 from service.commands import answers, idempotency
+from service.commands.answers import Wait
 from service.commands.append import Append, append
 from service.deps import Services
-from service.http.json_io import prefer_wait, read_json
+from service.http.json_io import language, prefer_wait, read_json
 from service.reading import hiding
-from service.reading.language import language
-
-log = logging.getLogger(__name__)
 
 
 def submit(deps: Services, battle_id: str) -> Response:
@@ -27,59 +22,39 @@ def submit(deps: Services, battle_id: str) -> Response:
     body = read_json()
     key = idempotency.key()
     wait_s = prefer_wait(deps.config.max_wait_s)
-    command = load_command(ruleset, body)
-    recorded = key or hiding.salt(ruleset, command.type)  # a hidden order's hash must hide a secret too
+    command = load_command(ruleset, body)  # its shape: a 422 appends nothing
+    wait = None if wait_s is None else Wait(wait_s, language())
+    hold = idempotency.hold(deps, key, body, wait, salt=hiding.salt(ruleset, command.type))
     job = Append(
         battle_id=battle_id,
         ruleset=ruleset,
         command=command,
-        principal=auth.current(),
-        idempotency_key=recorded,
-        fingerprint=idempotency.fingerprint(body) if recorded else None,
-        # without a wait the answer is the 202 the append itself decides: nothing is in flight after it
-        lease_s=idempotency.lease_s(deps) if key and wait_s is not None else 0.0,
+        principal=auth.current(),  # who may send it: judged by the append, at the head it lands after
+        idempotency_key=hold.key,
+        fingerprint=hold.fingerprint,
+        lease_s=hold.lease_s,
         if_match=request.headers.get("If-Match"),
         budget=battle_budgets.budget(),
     )
+    appended = _counted(deps, job)
+    if appended.replayed:  # the key's first request appended it: its answer again, nothing new to fold
+        first_wait = idempotency.first_wait(appended.response)
+        replayed, _ = answers.answer(deps, ruleset, battle_id, command.data, appended, first_wait)
+        return replayed
+    if appended.enqueue:
+        deps.scheduler.enqueue()
+    response, met = answers.answer(deps, ruleset, battle_id, command.data, appended, wait)
+    if key and wait is not None:
+        idempotency.remember(deps, battle_id, key, appended.version, met)
+    return response
+
+
+def _counted(deps: Services, job: Append) -> Appended:
+    """The append, its rate budget noted whether it was appended or refused."""
     try:
         appended = append(deps, job)
     except CountedRefusal as refused:
         battle_budgets.note(refused.spent)
         raise
     battle_budgets.note(appended.spent)
-    if appended.replayed:
-        return idempotency.replay(deps, job, appended)
-    if appended.enqueue:
-        deps.scheduler.enqueue()
-    response, answer = _answer(deps, job, appended, wait_s)
-    if key and wait_s is not None:
-        idempotency.remember(deps, battle_id, key, appended.version, answer)
-    return response
-
-
-def _answer(deps: Services, job: Append, appended: Appended, wait_s: float | None) -> tuple[Response, str]:
-    """The response, and the short answer a replay rebuilds it from (service/commands/idempotency.py)."""
-    battle_id = job.battle_id
-    # a preference, not an order (RFC 7240): past SIEGE_MAX_WAITERS waits the answer is the 202 at once
-    if wait_s is not None and deps.waiters.acquire(blocking=False):
-        try:
-            outcome = _await_outcome(deps, battle_id, appended.version, wait_s)
-        finally:
-            deps.waiters.release()
-        if outcome is not None:
-            lang = language()
-            answered = answers.outcome(
-                job.ruleset, battle_id, appended.version, outcome, job.command.data, lang, wait_s
-            )
-            return answered, idempotency.waited(wait_s, lang)
-    return answers.accepted(battle_id, appended.version, appended.hash), idempotency.ACCEPTED
-
-
-def _await_outcome(deps: Services, battle_id: str, version: int, wait_s: float) -> str | None:
-    """The command is in the log already: a failed wait must still answer 202, never a 5xx that
-    invites a blind retry. The process's hub reads the outcome, one read for all its waiters."""
-    try:
-        return deps.hub.wait_outcome(battle_id, version, wait_s)
-    except (RedisError, OSError) as error:
-        log.warning("waiting for the outcome of %s v%d failed: %s", battle_id, version, error)
-        return None
+    return appended

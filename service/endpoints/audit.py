@@ -1,4 +1,4 @@
-"""`GET /battles/{id}/audit`: the hash chain, replay equality and (after `conclude`) every roll, checked."""
+"""A battle's audit over HTTP (`GET /battles/{id}/audit`): a read token asks, the report comes as JSON."""
 
 from __future__ import annotations
 

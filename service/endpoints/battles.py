@@ -4,6 +4,7 @@ chain head."""
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import Any
 
 from flask import Response
 
@@ -13,13 +14,12 @@ from service.commands import creation
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.http.etags import etag, not_modified
-from service.http.json_io import NO_STORE, NO_STORE_DOC, json_response, read_json
+from service.http.json_io import NO_STORE, NO_STORE_DOC, json_response
 from service.reading.battle_view import battle_summary
 
 blp = Blueprint(
     "battles", __name__, url_prefix="/battles", description="Battles: create one, read its summary."
 )
-_create_schema = BattleCreateSchema()
 LOCATION = {"Location": {"description": "the new battle", "schema": {"type": "string"}}}
 ETAG = {
     "ETag": {
@@ -31,15 +31,11 @@ ETAG = {
 
 @blp.route("", methods=["POST"])
 @blp.access("create")
-@blp.doc(requestBody={"required": True, "content": {"application/json": {"schema": BattleCreateSchema}}})
+@blp.json_body(BattleCreateSchema)
 @blp.response(201, BattleCreatedSchema, headers={**LOCATION, **NO_STORE_DOC})
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-@blp.alt_response(400, response="BAD_REQUEST")
-@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-def create_battle() -> Response:
+def create_battle(body: dict[str, Any]) -> Response:
     """Create a battle; the answer holds its GM token, shown this once"""
-    created = creation.create_battle(services(), _create_schema.load(read_json()))
+    created = creation.create_battle(services(), body)
     return json_response(asdict(created), 201, {"Location": f"/battles/{created.id}", **NO_STORE})
 
 

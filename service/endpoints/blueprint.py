@@ -1,13 +1,17 @@
-"""flask-smorest's Blueprint with typed decorators (the library ships no types), so endpoints stay typed."""
+"""flask-smorest's Blueprint with typed decorators (the library ships no types), so endpoints stay typed;
+one of them declares who may call an endpoint, another the JSON body it reads, each with its refusals."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypeVar, cast
 
 from flask_smorest import Blueprint as SmorestBlueprint
+from marshmallow import Schema
 
 from service.access import auth
+from service.http.json_io import JSON_MIMETYPE, read_json, read_json_or_empty
 
 View = TypeVar("View", bound=Callable[..., Any])
 BEARER = "bearerAuth"  # a battle's token
@@ -23,6 +27,13 @@ REFUSALS: dict[auth.Access, tuple[tuple[int, str], ...]] = {
     "command": ((401, "UNAUTHORIZED"), (403, "FORBIDDEN"), (429, "TOO_MANY_REQUESTS"), STORE_DOWN),
     "gm": ((401, "UNAUTHORIZED"), (403, "FORBIDDEN"), (429, "TOO_MANY_REQUESTS"), STORE_DOWN),
 }
+# reading a JSON body (service/http/json_io.py): not I-JSON, over the cap, not JSON, not the shape
+BODY_REFUSALS = (
+    (400, "BAD_REQUEST"),
+    (413, "REQUEST_ENTITY_TOO_LARGE"),
+    (415, "UNSUPPORTED_MEDIA_TYPE"),
+    (422, "UNPROCESSABLE_ENTITY"),
+)
 
 
 class Decorator(Protocol):
@@ -67,6 +78,36 @@ class Blueprint(SmorestBlueprint):  # type: ignore[misc]
             return auth.access(level)(documented)
 
         return cast(Decorator, declare)
+
+    def json_body(self, schema: type[Schema] | Mapping[str, Any], *, required: bool = True) -> Decorator:
+        """The JSON request body, documented with the refusals reading it can meet (BODY_REFUSALS).
+
+        Given a Schema class, the view is passed `body`, the request's JSON loaded by it, before the view
+        runs (a body left out reads as `{}` where none is required). Given the documentation of a body (a
+        media type object) whose schema the battle's ruleset decides, as a command's, the view reads the
+        body itself with `read_json` and loads it with that ruleset's schema."""
+        media = {"schema": schema} if isinstance(schema, type) else dict(schema)
+        documented = self.doc(requestBody={"required": required, "content": {JSON_MIMETYPE: media}})
+
+        def declare(view: View) -> View:
+            if isinstance(schema, type):
+                view = _loading(view, schema(), required)
+            view = documented(view)
+            for status, response in BODY_REFUSALS:
+                view = self.alt_response(status, response=response)(view)
+            return view
+
+        return cast(Decorator, declare)
+
+
+def _loading(view: View, schema: Schema, required: bool) -> View:
+    read = read_json if required else read_json_or_empty
+
+    @functools.wraps(view)
+    def with_body(*args: Any, **kwargs: Any) -> Any:
+        return view(*args, body=schema.load(read()), **kwargs)
+
+    return cast(View, with_body)
 
 
 def operation_id(view_name: str) -> str:

@@ -1,4 +1,5 @@
-"""`POST /battles/{id}/commands`: append one command; its outcome is decided later by the fold."""
+"""The commands route as documented: `POST /battles/{id}/commands`, its headers, answers and refusals; the
+work is service/commands/submit.py's, the outcome the fold's, later."""
 
 from __future__ import annotations
 
@@ -53,16 +54,13 @@ LOCATION = {
 @blp.access("command")
 @auth.judged_again_by_append  # the append re-reads the token: the process may remember it
 @counted_in_append  # its rate budget is counted by the append script, in the same round trip
-@blp.doc(requestBody=command_body(), parameters=HEADERS)
+@blp.json_body(command_body())  # its schema is the battle's ruleset's: `submit` reads it
+@blp.doc(parameters=HEADERS)
 @blp.response(202, AcceptedSchema, headers=LOCATION, description="appended; the outcome is pending")
 @blp.alt_response(200, schema=OutcomeSchema, description="the outcome, when `Prefer: wait` was met")
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.alt_response(409, response="CONFLICT")
 @blp.alt_response(412, response="PRECONDITION_FAILED")
-@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-@blp.alt_response(400, response="BAD_REQUEST")
-@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def send_command(battle_id: str) -> Response:
     """Append a command to the battle's log"""
     return submit(services(), battle_id)

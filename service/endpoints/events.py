@@ -13,10 +13,9 @@ from service.access import auth
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.http.etags import not_modified
-from service.http.json_io import json_response, per_reader
+from service.http.json_io import json_response, language, localized, per_reader
 from service.http.problems import Problem
 from service.reading.event_view import Telling, event_etag, one_event, page_of
-from service.reading.language import language, localized
 
 blp = Blueprint("events", __name__, url_prefix="/battles", description="Events: the log and its outcomes.")
 LANGUAGE = {

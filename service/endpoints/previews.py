@@ -1,4 +1,5 @@
-"""`POST /battles/{id}/previews`: the odds of a command over its possible dice, appending nothing."""
+"""The previews route as documented: `POST /battles/{id}/previews`, its body and refusals; the odds are
+service/commands/preview.py's."""
 
 from __future__ import annotations
 
@@ -18,13 +19,9 @@ blp = Blueprint(
 
 @blp.route("/<battle_id>/previews", methods=["POST"])
 @blp.access("command")
-@blp.doc(requestBody=command_body())
+@blp.json_body(command_body())  # its schema is the battle's ruleset's: read below
 @blp.response(200, PreviewSchema, description="the distribution of the command's outcome")
 @blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-@blp.alt_response(400, response="BAD_REQUEST")
-@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def create_preview(battle_id: str) -> Response:
     """Preview a command: its odds against the state at the head, exact or sampled; nothing is appended"""
     return json_response(preview_command(services(), battle_id, read_json()), 200)

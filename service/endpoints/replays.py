@@ -2,34 +2,31 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Response
 
 from replay import jobs
 from schemas.audit import ReplayJobSchema, ReplayRequestSchema
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.http.json_io import json_response, read_json
+from service.http.json_io import json_response
 
 blp = Blueprint(
     "replays", __name__, url_prefix="/battles", description="Replays: rebuild or verify a projection."
 )
-_request_schema = ReplayRequestSchema()
 LOCATION = {"Location": {"description": "the job, to poll", "schema": {"type": "string"}}}
 
 
 @blp.route("/<battle_id>/replays", methods=["POST"])
 @blp.access("gm")
-@blp.doc(requestBody={"required": True, "content": {"application/json": {"schema": ReplayRequestSchema}}})
+@blp.json_body(ReplayRequestSchema)
 @blp.response(202, ReplayJobSchema, headers=LOCATION)
-@blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
-def start_replay(battle_id: str) -> Response:
+def start_replay(battle_id: str, body: dict[str, Any]) -> Response:
     """Start a replay job: `rebuild` the derived keys from the log, or `verify` them against a fresh fold"""
-    mode = _request_schema.load(read_json())["mode"]
+    mode = body["mode"]
     deps = services()
     deps.battles.created(battle_id)
     job_id = jobs.start(deps.queue_redis, battle_id, mode)

@@ -10,8 +10,7 @@ from service.access import auth
 from service.access.tickets import mint_ticket
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.http.json_io import NO_STORE, NO_STORE_DOC, json_response
-from service.reading.language import language
+from service.http.json_io import NO_STORE, NO_STORE_DOC, json_response, language
 from service.streams.sse import EVENT_STREAM, RETRY_MS, open_stream
 
 blp = Blueprint("stream", __name__, url_prefix="/battles", description="Live outcomes: an SSE stream.")

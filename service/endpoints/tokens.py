@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Response
 
 from eventstore.clock import utc_now
@@ -11,29 +13,23 @@ from schemas.tokens import TokenCreateSchema, TokenMintedSchema, TokenSchema, ru
 from service.access.tokens import SIDE_PREFIX, mint, token_view
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.http.json_io import NO_STORE, NO_STORE_DOC, json_response, read_json
+from service.http.json_io import NO_STORE, NO_STORE_DOC, json_response
 from service.http.problems import Problem, validation_problem
 
 blp = Blueprint(
     "tokens", __name__, url_prefix="/battles", description="Tokens: who may read or command a battle."
 )
-_create_schema = TokenCreateSchema()
 LOCATION = {"Location": {"description": "the token", "schema": {"type": "string"}}}
 
 
 @blp.route("/<battle_id>/tokens", methods=["POST"])
 @blp.access("gm")
-@blp.doc(requestBody={"required": True, "content": {"application/json": {"schema": TokenCreateSchema}}})
+@blp.json_body(TokenCreateSchema)
 @blp.response(201, TokenMintedSchema, headers={**LOCATION, **NO_STORE_DOC})
-@blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
 @blp.alt_response(409, response="CONFLICT")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-def mint_token(battle_id: str) -> Response:
+def mint_token(battle_id: str, body: dict[str, Any]) -> Response:
     """Mint a token for this battle: `gm`, `observer` or `side:<name>`, with an optional expiry"""
-    body = _create_schema.load(read_json())
     deps = services()
     _check_side(body["role"], deps.battles.created(battle_id).data["ruleset"])
     minted = mint(body["role"], body.get("expires_in"))

@@ -1,6 +1,6 @@
-"""The verify page: one static page at /verify that re-folds an export in the reader's browser, with Pyodide
-running the zip of this service's own Python; its files, that zip and the Pyodide runtime under
-/verify/static/, all from this origin. A missing or stale piece is said in /verify/static/verifier.json,
+"""The verify page's routes: /verify, one static page, and under /verify/static/ its files, the zip of this
+service's own Python and the Pyodide runtime, all from this origin, with which the page re-folds an export
+in the reader's browser. A missing or stale piece is said in /verify/static/verifier.json,
 so the page tells the reader how to get it rather than failing."""
 
 from __future__ import annotations

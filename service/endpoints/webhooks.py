@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Response, request
+from flask import Response
 from marshmallow import RAISE
 
 from schemas.webhooks import (
@@ -24,7 +24,7 @@ from schemas.webhooks import (
 )
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
-from service.http.json_io import NO_STORE, NO_STORE_DOC, json_response, read_json
+from service.http.json_io import NO_STORE, NO_STORE_DOC, json_response
 from service.webhooks import keyed, upkeep
 from service.webhooks.registration import deliveries_view, no_such_webhook, register, webhook_view
 
@@ -32,8 +32,6 @@ View = TypeVar("View", bound=Callable[..., Any])
 blp = Blueprint(
     "webhooks", __name__, url_prefix="/battles", description="Webhooks: each outcome posted to a URL, signed."
 )
-_create_schema = WebhookCreateSchema()
-_roll_schema, _recover_schema, _empty_schema = SecretRollSchema(), RecoverSchema(), EmptySchema()
 LOCATION = {"Location": {"description": "the webhook", "schema": {"type": "string"}}}
 LOG = {
     "Location": {
@@ -49,22 +47,16 @@ IDEMPOTENCY_KEY = {
     "nothing more; the key used for another request is a 422, a repeat while the first is still being "
     "answered a 409; kept SIEGE_IDEMPOTENCY_TTL_S (24 h) per battle, apart from the commands' keys",
 }
-EMPTY_BODY = {"required": False, "content": {"application/json": {"schema": EmptySchema}}}
-KEYED_REFUSALS = {
-    400: "BAD_REQUEST",
-    404: "NOT_FOUND",
-    409: "CONFLICT",
-    413: "REQUEST_ENTITY_TOO_LARGE",
-    415: "UNSUPPORTED_MEDIA_TYPE",
-    422: "UNPROCESSABLE_ENTITY",
-}
+# beyond the body's (Blueprint.json_body): no such webhook, its key in flight; when queued, the queue down
+KEYED_REFUSALS = {404: "NOT_FOUND", 409: "CONFLICT"}
 
 
-def _refused_as_a_keyed_body(*, queued: bool = False) -> Callable[[View], View]:
-    """The refusals every keyed operation on a webhook documents; a queued one may find the queue down."""
+def _keyed(*, queued: bool = False) -> Callable[[View], View]:
+    """What every keyed operation on a webhook documents: its Idempotency-Key and the refusals it adds."""
     refusals = {**KEYED_REFUSALS, **({503: "SERVICE_UNAVAILABLE"} if queued else {})}
 
     def documented(view: View) -> View:
+        view = blp.doc(parameters=[IDEMPOTENCY_KEY])(view)
         for status, name in refusals.items():
             view = blp.alt_response(status, response=name)(view)
         return view
@@ -74,16 +66,11 @@ def _refused_as_a_keyed_body(*, queued: bool = False) -> Callable[[View], View]:
 
 @blp.route("/<battle_id>/webhooks", methods=["POST"])
 @blp.access("gm")
-@blp.doc(requestBody={"required": True, "content": {"application/json": {"schema": WebhookCreateSchema}}})
+@blp.json_body(WebhookCreateSchema)
 @blp.response(201, WebhookCreatedSchema, headers={**LOCATION, **NO_STORE_DOC})
-@blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-def register_webhook(battle_id: str) -> Response:
+def register_webhook(battle_id: str, body: dict[str, Any]) -> Response:
     """Register a URL to be sent every later outcome as a signed CloudEvent (the secret is shown once)"""
-    body = _create_schema.load(read_json())
     deps = services()
     deps.battles.created(battle_id)  # a 404 for an unknown battle before any name is resolved
     view = register(deps.store, battle_id, body, deps.config.webhooks)
@@ -130,17 +117,13 @@ def list_deliveries(battle_id: str, webhook_id: str, limit: int = 50) -> Respons
 
 @blp.route("/<battle_id>/webhooks/<webhook_id>/secret", methods=["POST"])
 @blp.access("gm")
-@blp.doc(
-    requestBody={"required": False, "content": {"application/json": {"schema": SecretRollSchema}}},
-    parameters=[IDEMPOTENCY_KEY],
-)
+@blp.json_body(SecretRollSchema, required=False)
+@_keyed()
 @blp.response(
     200, WebhookCreatedSchema, headers=NO_STORE_DOC, description="rolled: the new secret, shown once"
 )
-@_refused_as_a_keyed_body()
-def roll_webhook_secret(battle_id: str, webhook_id: str) -> Response:
+def roll_webhook_secret(battle_id: str, webhook_id: str, body: dict[str, Any]) -> Response:
     """Roll the webhook's secret: the new one is shown once, the old one signs beside it for the overlap"""
-    body = _roll_schema.load(_optional_json())
     deps = services()
     deps.battles.created(battle_id)
     overlap_s = int(body.get("overlap_s", DEFAULT_OVERLAP_S))
@@ -153,15 +136,11 @@ def roll_webhook_secret(battle_id: str, webhook_id: str) -> Response:
 
 @blp.route("/<battle_id>/webhooks/<webhook_id>/recover", methods=["POST"])
 @blp.access("gm")
-@blp.doc(
-    requestBody={"required": False, "content": {"application/json": {"schema": RecoverSchema}}},
-    parameters=[IDEMPOTENCY_KEY],
-)
+@blp.json_body(RecoverSchema, required=False)
+@_keyed()
 @blp.response(200, WebhookSchema, description="recovered: delivery resumes from the cursor shown")
-@_refused_as_a_keyed_body()
-def recover_webhook(battle_id: str, webhook_id: str) -> Response:
+def recover_webhook(battle_id: str, webhook_id: str, body: dict[str, Any]) -> Response:
     """Resume a failed or retrying webhook from its cursor, or any webhook from `from_version`"""
-    body = _recover_schema.load(_optional_json())
     deps = services()
     deps.battles.created(battle_id)
     return keyed.once(
@@ -181,12 +160,11 @@ def recover_webhook(battle_id: str, webhook_id: str) -> Response:
 
 @blp.route("/<battle_id>/webhooks/<webhook_id>/deliveries/<int:version>/redeliver", methods=["POST"])
 @blp.access("gm")
-@blp.doc(requestBody=EMPTY_BODY, parameters=[IDEMPOTENCY_KEY])
+@blp.json_body(EmptySchema, required=False)
+@_keyed(queued=True)
 @blp.response(202, WebhookSendSchema, headers=LOG, description="queued: the webhook worker sends it once")
-@_refused_as_a_keyed_body(queued=True)
-def redeliver_outcome(battle_id: str, webhook_id: str, version: int) -> Response:
+def redeliver_outcome(battle_id: str, webhook_id: str, version: int, body: dict[str, Any]) -> Response:
     """Send one outcome to the webhook again, once, with the id of its first delivery"""
-    body = _empty_schema.load(_optional_json())
     deps = services()
     deps.battles.created(battle_id)
     return keyed.once(
@@ -199,12 +177,11 @@ def redeliver_outcome(battle_id: str, webhook_id: str, version: int) -> Response
 
 @blp.route("/<battle_id>/webhooks/<webhook_id>/test", methods=["POST"])
 @blp.access("gm")
-@blp.doc(requestBody=EMPTY_BODY, parameters=[IDEMPOTENCY_KEY])
+@blp.json_body(EmptySchema, required=False)
+@_keyed(queued=True)
 @blp.response(202, WebhookSendSchema, headers=LOG, description="queued: the webhook worker sends it once")
-@_refused_as_a_keyed_body(queued=True)
-def send_webhook_test(battle_id: str, webhook_id: str) -> Response:
+def send_webhook_test(battle_id: str, webhook_id: str, body: dict[str, Any]) -> Response:
     """Send the webhook a signed `siege.webhook.test` event, to check a receiver and its signature code"""
-    body = _empty_schema.load(_optional_json())
     deps = services()
     deps.battles.created(battle_id)
     return keyed.once(
@@ -213,10 +190,3 @@ def send_webhook_test(battle_id: str, webhook_id: str) -> Response:
         body,
         lambda: upkeep.send_test(deps.store, deps.queue_redis, battle_id, webhook_id),
     )
-
-
-def _optional_json() -> Any:
-    """These bodies may be left out: no body reads as `{}`, any other is read as every JSON body is."""
-    if not request.get_data(cache=True):  # read here first: the cap on bodies applies as for any other
-        return {}
-    return read_json()

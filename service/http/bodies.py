@@ -1,4 +1,4 @@
-"""Reading request bodies: a chunked body over the cap is a 413, broken chunk framing a 400, never a 500."""
+"""The request class that caps a chunked body: over the cap a 413, broken chunk framing a 400, never a 500."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Request and response plumbing shared by the endpoints: JSON bodies, `Prefer`, JSON answers."""
+"""JSON in and out for every endpoint: I-JSON request bodies, the request's preferences (`Prefer: wait`,
+`Accept-Language`), JSON answers and the headers that say what they vary with."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from flask import Response, request
 
 from schemas.base import MAX_SAFE_INTEGER
 from service.http.problems import Problem
+from summaries.catalogs import DEFAULT, LANGUAGES
 
 JSON_MIMETYPE = "application/json"
 NO_STORE = {"Cache-Control": "no-store"}  # a body carrying a secret or a token: no cache may keep it
@@ -42,6 +44,13 @@ def read_json() -> Any:
         return parse_json(raw)
     except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
         raise Problem(400, "malformed-json", "The request body is not valid JSON", str(error)) from None
+
+
+def read_json_or_empty() -> Any:
+    """A body that may be left out: no body reads as `{}`, any other as `read_json` reads it."""
+    if not request.get_data(cache=True):  # read here first: the cap on bodies applies as for any other
+        return {}
+    return read_json()
 
 
 def parse_json(raw: bytes) -> Any:
@@ -118,6 +127,13 @@ def prefer_wait(cap_s: float) -> float | None:
     return None if found is None else min(float(found.group(1)), cap_s)
 
 
+def language() -> str:
+    """The request's language among the summaries' catalogs (werkzeug's parsed Accept-Language, q-values
+    first; default en)."""
+    best: str = request.accept_languages.best_match(LANGUAGES, default=DEFAULT)
+    return best
+
+
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
     text = body if isinstance(body, str) else _COMPACT(body)
     return Response(text, status, dict(headers or {}), mimetype=JSON_MIMETYPE)
@@ -126,4 +142,11 @@ def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | Non
 def per_reader(response: Response) -> Response:
     """An answer whose body depends on the token (what it may see): no cache serves it to another."""
     response.vary.add("Authorization")
+    return response
+
+
+def localized(response: Response, lang: str) -> Response:
+    """Say which language the answer is in, and that it varies with the request's Accept-Language."""
+    response.headers["Content-Language"] = lang
+    response.vary.add("Accept-Language")
     return response

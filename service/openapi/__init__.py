@@ -1,1 +1,1 @@
-"""The OpenAPI document generated from the code, and the interactive docs that serve it."""
+"""The API describing itself: an OpenAPI 3.1 document built from the code, served as JSON, YAML and /docs."""

@@ -1,4 +1,4 @@
-"""`python -m service.openapi > openapi.yaml`: write the generated document."""
+"""The command line that regenerates openapi.yaml: `python -m service.openapi > openapi.yaml`."""
 
 import sys
 

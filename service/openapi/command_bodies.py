@@ -23,15 +23,16 @@ def union_name(ruleset: str) -> str:
 
 
 def command_body() -> dict[str, Any]:
-    """The request body of `POST /battles/{id}/commands`: the battle's ruleset decides which union applies,
-    and a type such as `conclude` exists in every ruleset, so the rulesets are joined with anyOf."""
+    """The JSON request body of `POST /battles/{id}/commands` (its media type object): the battle's ruleset
+    decides which union applies, and a type such as `conclude` exists in every ruleset, so the rulesets are
+    joined with anyOf."""
     union = {"anyOf": [{"$ref": REF + union_name(name)} for name in schema_rulesets()]}
     examples = {
         f"{ruleset}.{kind}": {"summary": f"{ruleset}: {kind}", "value": example}
         for ruleset in schema_rulesets()
         for kind, example in command_examples(ruleset).items()
     }
-    return {"required": True, "content": {"application/json": {"schema": union, "examples": examples}}}
+    return {"schema": union, "examples": examples}
 
 
 @cache

@@ -1,4 +1,4 @@
-"""The OpenAPI document generated from the code, sorted: what `python -m service.openapi` writes."""
+"""The checked-in openapi.yaml: the served document, rendered from an app on a memory store, with a header."""
 
 from __future__ import annotations
 

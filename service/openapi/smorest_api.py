@@ -1,4 +1,4 @@
-"""The flask-smorest Api of the service: problem+json error documentation and our custom fields in OpenAPI."""
+"""The flask-smorest Api subclass: problem+json error components, the security schemes, our custom fields."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Interactive API docs at /docs: Swagger UI served from the installed bundle, so no page loads a CDN."""
+"""Where the document is served: Swagger UI at /docs from the installed bundle (no page loads a CDN), the
+document as sorted YAML at /openapi.yaml, and the flask-smorest settings that place them and /openapi.json."""
 
 from __future__ import annotations
 

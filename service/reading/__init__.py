@@ -1,1 +1,1 @@
-"""What readers are shown: the wire views of battles and log entries, hidden orders, outcome summaries."""
+"""What readers are shown: the wire views of battles and log entries, hidden orders and their reveals."""

@@ -10,8 +10,8 @@ from eventstore.protocol import EventStore
 from eventstore.records import StoredEntry
 from service.http.etags import etag
 from service.reading.hiding import HIDDEN, hidden_entry, view_qualifier
-from service.reading.language import DEFAULT, summarized
 from service.reading.reveals import Sight
+from summaries import DEFAULT, summarized
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,4 +1,4 @@
-"""`GET /battles/{id}/stream`: a battle's outcomes as Server-Sent Events, resumable by version.
+"""A battle's outcomes as Server-Sent Events, resumable by version: a catch-up read, then the hub's batches.
 
 Each outcome is one event (`id: <version>`, `event: outcome`, `data:` the outcome exactly as
 `GET .../events/{v}` serves it, its summary in the stream's language), in version order: first those
@@ -22,12 +22,13 @@ from redis.exceptions import RedisError
 from eventstore.protocol import EventStore
 from service.access.tokens import expired
 from service.deps import Services
+from service.http.json_io import localized
 from service.http.problems import Problem
 from service.reading.hiding import HIDDEN, Reader, hidden_outcome
-from service.reading.language import localized, summarized
 from service.reading.reveals import Sight
 from service.streams.hub import Hub
 from service.streams.subscriptions import Delivered, StreamsFull, Subscription, delivered
+from summaries import summarized
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Idempotency-Key on commands (DESIGN §4.3, IETF httpapi-idempotency-key draft): the same key and body
+"""Idempotency-Key on commands (IETF httpapi-idempotency-key draft): the same key and body
 answer the original response and append nothing; another body is a 422; a repeat while the first request is
 still being answered is a 409; keys belong to one battle and last SIEGE_IDEMPOTENCY_TTL_S."""
 
@@ -53,6 +53,24 @@ def test_a_repeat_answers_the_original_outcome_of_a_wait(
     again = send(client, battle_id, WALL, headers={**KEY, "Prefer": "wait=5"})
 
     assert first.status_code == 200 and first.get_json()["status"] == "applied"
+    same_answer(first, again)
+
+
+def test_a_repeat_of_a_wait_waits_on_the_process_hub_as_the_first_did(
+    client: FlaskClient, redis_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    battle_id = create_battle(client)
+    waited = _waiting(client, battle_id, WALL, {**KEY, "Prefer": "wait=5"})
+    _fold_when_appended(client, redis_store, battle_id, 2)
+    first = waited.result()
+
+    def not_here(*_args: Any) -> None:
+        raise AssertionError("a replay waited on the store, not on the process's hub")
+
+    monkeypatch.setattr(redis_store, "wait_outcome", not_here)
+    again = send(client, battle_id, WALL, headers={**KEY, "Prefer": "wait=5"})
+
+    assert again.status_code == 200
     same_answer(first, again)
 
 
