@@ -1,5 +1,6 @@
-"""`GET /battles/{id}/audit` in the API process: the hash chain, a fresh replay against the stored outcomes,
-and (after `conclude`) every stream roll, each one pass over the log or the outcomes, read in batches.
+"""Auditing a stored battle (the API's audit and `siege audit`): the hash chain, a fresh replay against the
+stored outcomes, and (after `conclude`) every stream roll, each one pass over the log or the outcomes, read
+in batches.
 
 A battle pinned to rules this release does not fold is not replayed (its outcomes could only differ from
 other rules' outcomes): `status: unsupported` names the rules version it needs and those this release folds;

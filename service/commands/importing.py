@@ -1,6 +1,6 @@
-"""`POST /battles/import`: spool the body to a temporary file as it streams in, verify it there with the
-offline verifier, hold every entry to the API's own input checks (service/commands/import_checks.py),
-and only then recreate the battle under a new id. Memory stays flat however long it is.
+"""Recreating a battle from an export: spool the body to a temporary file as it streams in, verify it there
+with the offline verifier, hold every entry to the API's own input checks (service/commands/import_checks.py),
+and only then recreate it under a new id. Memory stays flat however long it is.
 
 Each pass over the file opens it afresh: the verifier's passes overlap (an undo folds the file again up to
 an earlier version while the main pass is mid-file), so passes sharing one file object would share its

@@ -7,8 +7,6 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-import pytest
-
 SERVICE = Path(__file__).parents[2] / "service"
 TOP_LEVEL_MAX = 12
 LEADING_SPAN = re.compile(r"`([^`]+)`")  # a route or a command a first line opens on
@@ -39,12 +37,6 @@ def test_no_two_modules_open_on_the_same_route_or_command() -> None:
     assert {span: modules for span, modules in by_span.items() if len(modules) > 1} == {}
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="the fold and replay code still at service/'s top level is being moved to replay/: verifying, "
-    "audit, audit_dice, export_format, exporting, importable, importing, readside, clock (with service/cli/ "
-    "and service/in_browser/)",
-)
 def test_the_service_has_at_most_twelve_modules_at_its_top_level() -> None:
     top = sorted(path.name for path in SERVICE.glob("*.py"))
     assert len(top) <= TOP_LEVEL_MAX, top
