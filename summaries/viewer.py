@@ -1,6 +1,6 @@
 """The viewer's words (service/viewer_files/terms.js): the catalogs' text, in every language, of the codes of
 the term families each ruleset's viewer shows (`Told.viewer`). `python -m summaries.viewer` writes the file
-to standard output; tests/api/test_viewer_page.py holds the shipped file to it byte for byte."""
+to standard output; tests/service/test_viewer_page.py holds the shipped file to it byte for byte."""
 
 from __future__ import annotations
 

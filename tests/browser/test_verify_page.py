@@ -24,7 +24,6 @@ from rules.registry import folded_versions, ruleset_names
 from service import pyodide_runtime as runtime
 from service.endpoints.verify import WASM_CSP
 from service.endpoints.viewer import CSP
-from tests.api.exports import TAMPERS, UNSUPPORTED, UNUSABLE, UNUSABLE_LINES, line_of, repinned
 from tests.browser.verify_page import (
     VERIFY_TIMEOUT_MS,
     VerifyPage,
@@ -37,6 +36,7 @@ from tests.browser.verify_page import (
 from tests.fixtures.processes import LiveService
 from tests.processes.client import create_battle
 from tests.referee import folding
+from tests.service.exports import TAMPERS, UNSUPPORTED, UNUSABLE, UNUSABLE_LINES, line_of, repinned
 from workers.projection import project_battle
 
 pytestmark = [
@@ -48,7 +48,7 @@ pytestmark = [
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 FILES = sorted(GOLDEN.glob("*/*.jsonl"))
-# concluded, with stream dice, long enough for every tamper of tests/api/exports.py
+# concluded, with stream dice, long enough for every tamper of tests/service/exports.py
 TAMPERED_FROM = GOLDEN / "epic-2" / "epic-extra-climb-fight-client-seed-undo-unknown-command.jsonl"
 BIG = 10_000
 POLICED = (
@@ -228,7 +228,7 @@ def test_a_10000_entry_battle_fetched_with_the_readers_token_verifies_as_siege_v
 
 
 def test_without_the_runtime_the_page_says_how_to_get_it(browser: Browser, live_service: LiveService) -> None:
-    """The status a service without the Pyodide files answers (tests/api/test_verify_page.py), served to a
+    """The status a service without the Pyodide files answers (tests/service/test_verify_page.py), served to a
     fresh page: it says what is missing and how to get it, and loads no runtime file."""
     missing = verify_status(live_service.base_url)
     missing["pyodide"]["problem"] = runtime.how_to_get()

@@ -15,7 +15,6 @@ from replay.export import export_lines
 from replay.in_browser import bundle
 from rules.registry import get_ruleset
 from service.access.tokens import OBSERVER
-from tests.api.exports import repinned, written_by_another_release
 from tests.browser.battles import (
     EAST_WALL,
     EAST_WALL_ASSAULT,
@@ -31,6 +30,7 @@ from tests.browser.conftest import STEP_TIMEOUT_MS
 from tests.browser.verify_page import START_TIMEOUT_MS as START_MS
 from tests.browser.verify_page import axe_violations, require_verifier
 from tests.fixtures.processes import LiveService
+from tests.service.exports import repinned, written_by_another_release
 
 pytestmark = [
     pytest.mark.slow,

@@ -20,9 +20,9 @@ from eventstore.protocol import EventStore
 from replay.cli import app
 from rules.fold import CONCLUDE, UNDO
 from rules.registry import get_ruleset, ruleset_names
-from tests.api.helpers import assert_problem, fold
 from tests.golden.corpus import Feature, features, prepared, read_jsonl
 from tests.golden.write import write
+from tests.service.helpers import assert_problem, fold
 
 GOLDEN = Path(__file__).parent
 REPO = GOLDEN.parent.parent

@@ -16,11 +16,11 @@ from eventstore.redis_store import RedisEventStore
 from rules.fold import CONCLUDE, UNDO
 from rules.registry import get_ruleset
 from schemas.views import OutcomeSchema
-from tests.api.exports import written_by_another_release
-from tests.api.helpers import fold
 from tests.golden.corpus import Feature, features
 from tests.golden.test_golden import GOLDEN, carried, lines_of
 from tests.golden.write import store_battle
+from tests.service.exports import written_by_another_release
+from tests.service.helpers import fold
 from workers.replay import rebuild, verify
 
 # the reason codes version 1 could not answer: it had no undo (measured: its rulesets' lists at 3d3a22b^

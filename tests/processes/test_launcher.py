@@ -14,7 +14,6 @@ import pytest
 
 from eventstore.embedded import PASSWORD_FILE
 from launcher.probes import answers_200, pings
-from tests.api.test_metrics import sample
 from tests.fixtures.launched import (
     GUNICORN,
     RECONCILER,
@@ -27,6 +26,7 @@ from tests.fixtures.launched import (
     launched,
 )
 from tests.processes.client import call, eventually
+from tests.service.test_metrics import sample
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("processes")]
 

@@ -14,9 +14,9 @@ from eventstore.config import connect
 from launcher import commands
 from launcher.probes import answers_200, free_port, wait_until
 from launcher.stack import Stack, child_env
-from tests.api.test_metrics import sample
 from tests.fixtures.processes import LiveService, with_db_offset
 from tests.processes.client import call, create_battle, eventually, send
+from tests.service.test_metrics import sample
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("processes")]
 DB_OFFSET = 13  # clear of the tests' databases, the live service's (8) and gunicorn_conf's test (12)

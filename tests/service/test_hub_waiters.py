@@ -20,9 +20,9 @@ from service.app import create_app
 from service.deps import EXTENSION
 from service.streams.hub import Hub
 from service.streams.subscriptions import StreamsFull
-from tests.api.helpers import WALL, create_battle, send
 from tests.eventstore.helpers import battle, eventually
 from tests.fixtures.app import GmClient, config_for
+from tests.service.helpers import WALL, create_battle, send
 
 WAIT_S = 30.0  # a bound only: every wait below ends on its outcome long before
 HELD_S = 600.0  # a wait that only its outcome or an outage ends within the test's bound of WAIT_S

@@ -26,7 +26,7 @@ from replay.export_format import event_line
 from replay.verify import Report as ProjectReport
 from replay.verify import verify
 from rules.dice import commitment, stream_die, stream_key
-from tests.api.exports import (
+from tests.service.exports import (
     ASSAULT,
     TAMPERS,
     UNUSABLE,
@@ -40,7 +40,7 @@ from tests.api.exports import (
     rechained,
     with_event,
 )
-from tests.api.helpers import CLIMB_FIGHT, accepted, create_battle, fold
+from tests.service.helpers import CLIMB_FIGHT, accepted, create_battle, fold
 from tests.verifier_from_spec import verifier
 from tests.verifier_from_spec.verifier import Report, verify_lines
 

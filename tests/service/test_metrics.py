@@ -1,0 +1,74 @@
+"""`GET /metrics`: Prometheus text, readable without a battle token, and off or behind a token on demand."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+from flask import Flask
+
+from service.app import create_app
+from service.config import ServiceConfig
+from tests.fixtures.app import GmClient
+from tests.service.helpers import assert_problem, create_battle, send
+
+
+def sample(text: str, name: str, **labels: str) -> float:
+    """The value of one sample in the text format (labels matched as written, in any order)."""
+    for line in text.splitlines():
+        metric, _, value = line.rpartition(" ")
+        if metric.split("{")[0] == name and all(f'{k}="{v}"' in metric for k, v in labels.items()):
+            return float(value)
+    return 0.0
+
+
+def app_with(app: Flask, **changes: object) -> GmClient:
+    deps = app.extensions["siege"]
+    config = dataclasses.replace(deps.config, **changes)
+    changed = create_app(config, store=deps.store, queue_redis=deps.queue_redis)
+    return GmClient(changed, changed.response_class, use_cookies=False)
+
+
+def test_metrics_are_public_prometheus_text_with_the_append_latency(client: GmClient) -> None:
+    battle_id = create_battle(client)
+    before = sample(
+        client.get("/metrics").get_data(as_text=True), "siege_append_seconds_count", ruleset="epic"
+    )
+    send(client, battle_id, {"type": "advance_phase"})
+
+    scraped = client.get("/metrics")
+
+    assert scraped.status_code == 200 and scraped.mimetype == "text/plain"
+    text = scraped.get_data(as_text=True)
+    assert sample(text, "siege_append_seconds_count", ruleset="epic") == before + 1
+    assert re.search(r'^siege_queue_depth\{queue="siege-projection"\} \d', text, re.MULTILINE)
+    assert "# TYPE siege_commands_total counter" in text and "# TYPE siege_job_seconds histogram" in text
+
+
+def test_metrics_can_be_turned_off(app: Flask) -> None:
+    assert_problem(app_with(app, metrics="off").get("/metrics"), 404, "not-found")
+
+
+def test_metrics_can_sit_behind_a_token_of_their_own(app: Flask) -> None:
+    guarded = app_with(app, metrics="token:scrape-me")
+
+    assert_problem(guarded.get("/metrics"), 401, "unauthorized")
+    assert_problem(guarded.get("/metrics", headers={"Authorization": "Bearer nope"}), 401, "unauthorized")
+    assert guarded.get("/metrics", headers={"Authorization": "Bearer scrape-me"}).status_code == 200
+
+
+def test_scrapes_never_spend_a_rate_limit_budget(app: Flask) -> None:
+    limited = app_with(app, rate_limit="2 per minute")
+    assert all(limited.get("/metrics").status_code == 200 for _ in range(5))
+
+
+@pytest.mark.parametrize(("raw", "mode"), [("", "on"), ("OFF", "off"), ("token:s3cret", "token:s3cret")])
+def test_siege_metrics_reads_on_off_or_a_token(raw: str, mode: str) -> None:
+    assert ServiceConfig.from_env({"SIEGE_METRICS": raw}).metrics == mode
+
+
+@pytest.mark.parametrize("raw", ["public", "token:", "yes"])
+def test_a_mistyped_siege_metrics_stops_the_process_at_start(raw: str) -> None:
+    with pytest.raises(ValueError, match="SIEGE_METRICS"):
+        ServiceConfig.from_env({"SIEGE_METRICS": raw})

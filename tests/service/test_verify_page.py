@@ -1,0 +1,108 @@
+"""GET /verify and its files: a static page needing no token, the viewer's strict headers plus WebAssembly,
+the zip and the Pyodide runtime served from this origin, and a page that says how to get a missing piece."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from replay.in_browser import bundle
+from service import pyodide_runtime as runtime
+from service.endpoints import verify
+from service.endpoints.verify import FILES, WASM_CSP
+from service.endpoints.viewer import CSP
+from tests.service.helpers import assert_problem
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILT = bundle.default_dir()
+
+
+def built() -> None:
+    """The zip and the runtime `make install` writes; missing, a failure on CI and a skip elsewhere."""
+    status = verify.status(BUILT)
+    problem = status["pyodide"]["problem"] or status["bundle"]["problem"]
+    if problem and os.environ.get("CI"):
+        pytest.fail(f"CI must build the in-browser verifier: {problem}")
+    if problem:
+        pytest.skip(problem)
+
+
+def test_the_page_is_served_without_a_token_under_the_viewers_policy_plus_webassembly(
+    client: FlaskClient,
+) -> None:
+    page = client.get("/verify")
+
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    assert b'<script type="module" src="/verify/static/verify.js">' in page.data
+    assert page.headers["Content-Security-Policy"] == WASM_CSP
+    assert CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'") == WASM_CSP
+    assert "'unsafe-eval'" not in WASM_CSP and "'unsafe-inline'" not in WASM_CSP
+    for path in ["/verify/static/verify.js", "/verify/static/worker.js", "/verify/static/verifier.json"]:
+        headers = client.get(path).headers
+        assert headers["Content-Security-Policy"] == WASM_CSP, path
+        assert headers["Referrer-Policy"] == "no-referrer" and headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_loader_and_worker_are_the_clients_files(client: FlaskClient) -> None:
+    for name in ("verifier.js", "worker.js"):
+        served = client.get(f"/verify/static/{name}")
+        assert served.status_code == 200 and served.mimetype == "text/javascript"
+        assert served.data == (ROOT / "clients" / "verifier" / name).read_bytes()
+
+
+def test_the_zip_and_the_runtime_are_served_with_their_digests(client: FlaskClient) -> None:
+    built()
+    status = client.get("/verify/static/verifier.json").get_json()
+    served = client.get(f"/verify/static/{bundle.BUNDLE}")
+    wasm = client.get("/verify/static/pyodide/pyodide.asm.wasm")
+
+    assert status["bundle"] == {"name": bundle.BUNDLE, "sha256": bundle.digest(), "problem": None}
+    pin = runtime.pinned()
+    assert status["pyodide"] == {"version": pin.version, "files": pin.files, "problem": None}
+    assert served.status_code == 200 and bundle.digest(served.data) == bundle.digest()
+    assert wasm.status_code == 200 and wasm.mimetype == "application/wasm"
+
+
+def test_only_the_pinned_runtime_files_are_served(client: FlaskClient) -> None:
+    assert_problem(client.get("/verify/static/pyodide/package.json"), 404, "not-found")
+    assert_problem(client.get("/verify/static/pyodide/%2e%2e"), 404, "not-found")
+    assert_problem(client.get("/verify/static/%2e%2e/endpoints/verify.py"), 404, "not-found")
+    assert_problem(client.get("/verify/static/nothing.js"), 404, "not-found")
+
+
+def test_without_the_zip_or_the_runtime_the_status_says_how_to_get_them(tmp_path: Path) -> None:
+    status = verify.status(tmp_path)
+
+    assert "make install" in status["bundle"]["problem"] and status["bundle"]["sha256"] is None
+    assert "make install" in status["pyodide"]["problem"]
+    assert runtime.pinned().spec in status["pyodide"]["problem"]
+
+
+def test_a_runtime_file_that_is_not_the_recorded_one_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / runtime.FOLDER
+    folder.mkdir()
+    for name in runtime.pinned().files:
+        (folder / name).write_bytes(b"not pyodide")
+
+    problem = runtime.problem(tmp_path)
+
+    assert problem is not None and "not the files of" in problem and "pyodide.asm.wasm" in problem
+
+
+def test_a_zip_built_before_the_sources_changed_is_stale(tmp_path: Path) -> None:
+    (tmp_path / bundle.BUNDLE).write_bytes(b"PK an older zip")
+
+    assert "stale" in str(verify.status(tmp_path)["bundle"]["problem"])
+
+
+def test_the_verify_page_is_in_the_openapi_document_and_its_files_are_not(client: FlaskClient) -> None:
+    paths = client.get("/openapi.json").get_json()["paths"]
+
+    assert "text/html" in paths["/verify"]["get"]["responses"]["200"]["content"]
+    assert [p for p in paths if p.startswith("/verify/static")] == []
+    assert sorted(p.name for p in FILES.iterdir()) == sorted(
+        ["pyodide.json", "verifier.js", "verify.css", "verify.html", "verify.js", "worker.js"]
+    )
