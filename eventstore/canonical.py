@@ -17,9 +17,12 @@ import orjson
 # enums) is handed to json.dumps instead, through the TypeError orjson raises for it
 _FAST = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
 _FAST |= orjson.OPT_PASSTHROUGH_SUBCLASS
+_STAND_IN = getattr(orjson, "STAND_IN", False)  # the in-browser verifier's stand-in (replay/in_browser)
 
 
 def canonical_json(value: Any) -> str:
+    if _STAND_IN:  # the browser's orjson writes nothing: straight to json.dumps, no exception per value
+        return _json_dumps(value)
     try:
         rendered = orjson.dumps(value, option=_FAST)
     except TypeError:  # orjson.JSONEncodeError: integers past 64 bits, lone surrogates, non-str keys
