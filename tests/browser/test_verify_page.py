@@ -87,6 +87,7 @@ def test_the_page_runs_the_zip_built_from_these_sources_and_shows_its_digest(ver
     # every module of ours and the stand-in came out of that zip, none from anywhere else
     modules: dict[str, str] = about["modules"]
     assert modules["rules.fold"] == "/siege/rules/fold.py" and modules["orjson"] == "/siege/orjson.py"
+    assert modules["replay.verify"] == "/siege/replay/verify.py"  # the verifier itself, from the zip too
     assert [m for m, file in modules.items() if not file.startswith("/siege/")] == []
     assert sum(1 for m in modules if m.startswith("rules.")) > 50
 
