@@ -37,6 +37,8 @@ def canonical_json(value: Any) -> str:
 def loads(text: str | bytes) -> Any:
     """Read back what `canonical_json` wrote, at orjson's speed (the fold decodes every stored entry)."""
     raw = text.encode() if isinstance(text, str) else text
+    if _STAND_IN:  # the browser's loads is json's, which keeps every integer an int: no digit run to find
+        return orjson.loads(raw)
     # orjson reads an integer past 64 bits as a float; json keeps it an int (a digit run in a string only
     # costs the slower path, which reads every value alike)
     return json.loads(raw) if _LONG_DIGITS.search(raw) else orjson.loads(raw)
