@@ -12,7 +12,17 @@ from eventstore.canonical import canonical_json
 from eventstore.chain import entry_hash
 from eventstore.errors import IdempotencyInFlight, IdempotencyMismatch, VersionConflict
 from eventstore.protocol import GENESIS_HASH
-from eventstore.records import BATTLE_OWNER, Appended, Budget, Head, NewEntry, Projection, Spent, StoredEntry
+from eventstore.records import (
+    BATTLE_OWNER,
+    Appended,
+    AppendRequest,
+    Budget,
+    Head,
+    NewEntry,
+    Projection,
+    Spent,
+    StoredEntry,
+)
 
 
 @dataclass(slots=True)
@@ -67,20 +77,14 @@ class MemoryBattle:
         last = self.log[-1] if self.log else None
         return Head(version=last.version, hash=last.hash) if last else Head(version=0, hash=GENESIS_HASH)
 
-    def append(
-        self,
-        entry: NewEntry,
-        expected_version: int | None,
-        fingerprint: str,
-        retain_s: float = 0.0,
-        lease_s: float = 0.0,
-    ) -> Appended:
+    def append(self, request: AppendRequest) -> Appended:
+        entry, fingerprint = request.entry, request.fingerprint or ""
         key, now = entry.idempotency_key, time.time()
         seen = self.idem.get(key) if key else None
         if seen is not None and seen.expires > now:  # an expired record is as good as none
             return seen.answer(fingerprint, now)
         head = self.head
-        if expected_version is not None and expected_version != head.version:
+        if request.expected_version is not None and request.expected_version != head.version:
             raise VersionConflict(head.version)
         stored = _stored(head.version + 1, entry, head.hash)
         self.log.append(stored)
@@ -90,8 +94,8 @@ class MemoryBattle:
                 fingerprint=fingerprint,
                 version=stored.version,
                 hash=stored.hash,
-                expires=now + retain_s,
-                lease_until=now + lease_s,
+                expires=now + request.retain_s,
+                lease_until=now + request.lease_s,
             )
         return Appended(version=stored.version, hash=stored.hash)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from eventstore import one_by_one
@@ -15,14 +15,16 @@ from eventstore.memory_schedule import MemorySchedule
 from eventstore.memory_tickets import MemoryTickets
 from eventstore.memory_tokens import MemoryTokens
 from eventstore.memory_webhooks import MemoryWebhooks
-from eventstore.protocol import IDEMPOTENCY_RETAIN_S, SCHEDULED_TTL_S, EventStore, require_consecutive
+from eventstore.protocol import SCHEDULED_TTL_S, EventStore, require_consecutive
 from eventstore.records import (
     Appended,
+    AppendRequest,
     Budget,
     FoldSave,
     FoldStart,
     Head,
     HeadRegression,
+    ImportRequest,
     NewEntry,
     Projection,
     Spent,
@@ -56,43 +58,27 @@ class MemoryEventStore(MemorySchedule, MemoryTokens, MemoryWebhooks, MemoryTicke
             if battle_id in self._battles:
                 raise BattleExists(battle_id)
             battle = MemoryBattle(secret=server_seed)
-            appended = battle.append(created, None, "")
+            # no key is recorded for version 1, as create.lua records none
+            appended = battle.append(AppendRequest(battle_id=battle_id, entry=created, retain_s=0.0))
             self._battles[battle_id] = battle
         if token is not None:
             self.add_token(battle_id, token)
         return appended
 
-    def import_battle(
-        self,
-        battle_id: str,
-        entries: Iterable[StoredEntry],
-        server_seed: str,
-        *,
-        token: TokenRecord | None = None,
-        batch: int = 1000,
-    ) -> Head:
-        log = list(linked(entries))  # checked whole before anything is kept, as Redis leaves nothing behind
+    def import_battle(self, request: ImportRequest) -> Head:
+        battle_id, token = request.battle_id, request.token
+        # checked whole before anything is kept, as Redis leaves nothing behind
+        log = list(linked(request.entries))
         with self._changed:
             if battle_id in self._battles:
                 raise BattleExists(battle_id)
-            self._battles[battle_id] = MemoryBattle(secret=server_seed, log=log)
+            self._battles[battle_id] = MemoryBattle(secret=request.server_seed, log=log)
         if token is not None:
             self.add_token(battle_id, token)
         return Head(version=log[-1].version, hash=log[-1].hash)
 
-    def append(
-        self,
-        battle_id: str,
-        entry: NewEntry,
-        *,
-        expected_version: int | None = None,
-        fingerprint: str | None = None,
-        mark_pending: bool = False,
-        retain_s: float = IDEMPOTENCY_RETAIN_S,
-        lease_s: float = 0.0,
-        token_digest: str | None = None,
-        budget: Budget | None = None,
-    ) -> Appended:
+    def append(self, request: AppendRequest) -> Appended:
+        battle_id, token_digest, budget = request.battle_id, request.token_digest, request.budget
         with self._changed:
             battle = self._battle(battle_id)
             held = self.token(battle_id, token_digest) if token_digest is not None else None
@@ -102,12 +88,12 @@ class MemoryEventStore(MemorySchedule, MemoryTokens, MemoryWebhooks, MemoryTicke
             if spent is not None and spent.breached:
                 raise RateLimited(spent)
             try:
-                appended = battle.append(entry, expected_version, fingerprint or "", retain_s, lease_s)
+                appended = battle.append(request)
             except CountedRefusal as refused:
                 refused.spent = spent
                 raise
         appended = dataclasses.replace(appended, spent=spent)
-        if mark_pending and not appended.replayed:
+        if request.mark_pending and not appended.replayed:
             return dataclasses.replace(appended, enqueue=self.mark_pending(battle_id))
         return appended
 

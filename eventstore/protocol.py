@@ -4,17 +4,19 @@ The records it takes and gives are in eventstore/records.py, what it raises in e
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Protocol
 
 from eventstore.records import (
     Appended,
+    AppendRequest,
     Budget,
     DeliveryAttempt,
     FoldSave,
     FoldStart,
     Head,
     HeadRegression,
+    ImportRequest,
     NewEntry,
     Projection,
     RequestRecord,
@@ -28,7 +30,6 @@ from eventstore.records import (
 
 GENESIS_HASH = "0" * 64
 SCHEDULED_TTL_S = 5  # a lost projection job delays folding by at most this long before appends reschedule
-IDEMPOTENCY_RETAIN_S = 24 * 3600.0  # how long an idempotency key answers with its original response
 ATTEMPTS_KEPT = 100  # delivery attempts a webhook's log keeps, newest first
 
 
@@ -46,33 +47,13 @@ class EventStore(Protocol):
         """Write version 1 (`battle_created`), the secret seed and the first token in one step;
         BattleExists if the id is taken."""
 
-    def import_battle(
-        self,
-        battle_id: str,
-        entries: Iterable[StoredEntry],
-        server_seed: str,
-        *,
-        token: TokenRecord | None = None,
-        batch: int = 1000,
-    ) -> Head:
+    def import_battle(self, request: ImportRequest) -> Head:
         """Recreate a battle from a whole history, streamed in batches: the entries keep their versions and
         hashes, which must chain from the genesis link (BrokenHistory otherwise); the secret seed and the
         first token land only once the last entry has, and a failed import leaves nothing behind.
         BattleExists if the id is taken."""
 
-    def append(
-        self,
-        battle_id: str,
-        entry: NewEntry,
-        *,
-        expected_version: int | None = None,
-        fingerprint: str | None = None,
-        mark_pending: bool = False,
-        retain_s: float = IDEMPOTENCY_RETAIN_S,
-        lease_s: float = 0.0,
-        token_digest: str | None = None,
-        budget: Budget | None = None,
-    ) -> Appended:
+    def append(self, request: AppendRequest) -> Appended:
         """Append atomically: version check, idempotency record (key + fingerprint), hash chain, write.
 
         A keyed entry's record answers the same key for `retain_s` seconds: the same fingerprint replays

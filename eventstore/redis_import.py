@@ -10,7 +10,7 @@ from eventstore import keys, lua
 from eventstore.chain import linked
 from eventstore.config import RedisClient
 from eventstore.errors import BattleExists
-from eventstore.records import Head, StoredEntry, TokenRecord
+from eventstore.records import Head, ImportRequest, StoredEntry
 from eventstore.redis_tokens import token_json
 from eventstore.stream_fields import to_fields
 
@@ -20,24 +20,17 @@ class RedisImport:
         self._client = client
         self._finish_script = lua.register(client, "import_finish")
 
-    def import_battle(
-        self,
-        battle_id: str,
-        entries: Iterable[StoredEntry],
-        server_seed: str,
-        *,
-        token: TokenRecord | None = None,
-        batch: int = 1000,
-    ) -> Head:
+    def import_battle(self, request: ImportRequest) -> Head:
+        battle_id, token = request.battle_id, request.token
         log = keys.log(battle_id)
         if self._client.exists(log):
             raise BattleExists(battle_id)
         try:
-            head = self._write_log(log, entries, batch)
+            head = self._write_log(log, request.entries, request.batch)
             granted = [token.digest, token_json(token)] if token else ["", ""]
             finished = self._finish_script(
                 keys=[log, keys.secret(battle_id), keys.tokens(battle_id)],
-                args=[head.version, server_seed, *granted],
+                args=[head.version, request.server_seed, *granted],
             )
             if not finished:
                 raise BattleExists(battle_id)

@@ -30,10 +30,10 @@ from eventstore.errors import (
     UnknownBattle,
 )
 from eventstore.head_cache import HeadCache
-from eventstore.protocol import GENESIS_HASH, IDEMPOTENCY_RETAIN_S
+from eventstore.protocol import GENESIS_HASH
 from eventstore.records import (
     Appended,
-    Budget,
+    AppendRequest,
     Head,
     HeadRegression,
     NewEntry,
@@ -99,19 +99,8 @@ class RedisLog:
         self._acknowledged.put(battle_id, Head(version=1, hash=digest))
         return Appended(version=1, hash=digest)
 
-    def append(
-        self,
-        battle_id: str,
-        entry: NewEntry,
-        *,
-        expected_version: int | None = None,
-        fingerprint: str | None = None,
-        mark_pending: bool = False,
-        retain_s: float = IDEMPOTENCY_RETAIN_S,
-        lease_s: float = 0.0,
-        token_digest: str | None = None,
-        budget: Budget | None = None,
-    ) -> Appended:
+    def append(self, request: AppendRequest) -> Appended:
+        battle_id, entry, budget = request.battle_id, request.entry, request.budget
         script_keys = [
             keys.log(battle_id),
             keys.idem(battle_id),
@@ -120,11 +109,12 @@ class RedisLog:
             keys.append_claim(battle_id),
             *rate.counters(battle_id, budget),
         ]
-        marks_in_script = mark_pending and self._marks_in_script
+        marks_in_script = request.mark_pending and self._marks_in_script
         if marks_in_script:
             script_keys += [keys.PENDING, keys.SCHEDULED]
-        expected = "" if expected_version is None else str(expected_version)
-        checks = [expected, entry.idempotency_key or "", fingerprint or ""]
+        expected = "" if request.expected_version is None else str(request.expected_version)
+        checks = [expected, entry.idempotency_key or "", request.fingerprint or ""]
+        lease_ms, token_digest = max(int(request.lease_s * 1000), 0), request.token_digest or ""
         claimant = secrets.token_hex(16)  # as unique as a uuid4's hex, a fifth of its cost
         with self._turns[hash(battle_id) % APPEND_STRIPES]:
             for attempt in range(MAX_TRIES):
@@ -135,14 +125,18 @@ class RedisLog:
                 digest = entry_hash(version, entry, prev.hash)
                 written = [f"0-{version}", version, digest, battle_id, self._scheduled_ttl_ms]
                 fields = [canonical_json(to_fields(entry, prev.hash, digest))]
-                kept = [schedule.ttl_ms(retain_s), max(int(lease_s * 1000), 0), token_digest or "", claimant]
+                kept = [schedule.ttl_ms(request.retain_s), lease_ms, token_digest, claimant]
                 args = [*checks, prev.version, prev.hash, *written, *fields, *kept, *rate.windows(budget)]
                 reply, confirmed = self._run(self._append_script, battle_id, script_keys, args)
                 # every reply is (status, the budget's window, left, reset ms, what the status says...)
                 status, spent, said = text(reply[0]), rate.spent_of(budget, reply[1:4]), reply[4:]
                 if status == "ok":
                     self._heads.put(battle_id, Head(version=version, hash=digest))
-                    marked = bool(said[0]) if marks_in_script else self._mark_after(battle_id, mark_pending)
+                    marked = (
+                        bool(said[0])
+                        if marks_in_script
+                        else self._mark_after(battle_id, request.mark_pending)
+                    )
                     self._require_replicas(confirmed)
                     self._acknowledged.put(battle_id, Head(version=version, hash=digest))
                     return Appended(version=version, hash=digest, enqueue=marked, spent=spent)

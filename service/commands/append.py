@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 
 from eventstore.errors import AppendContention, TokenRefused, VersionConflict
-from eventstore.records import Appended, Budget, Head, NewEntry
+from eventstore.records import Appended, AppendRequest, Budget, Head, NewEntry
 from schemas.commands import LoadedCommand
 from service.access import auth
 from service.access.auth import Principal
@@ -74,9 +74,9 @@ def _append(deps: Services, job: Append, expected: int | None) -> Appended:
     # marking the battle pending and re-checking the token ride on the append's round trip
     started = time.perf_counter()
     try:
-        return deps.store.append(
-            job.battle_id,
-            entry,
+        request = AppendRequest(
+            battle_id=job.battle_id,
+            entry=entry,
             expected_version=expected,
             fingerprint=job.fingerprint,
             mark_pending=True,
@@ -85,6 +85,7 @@ def _append(deps: Services, job: Append, expected: int | None) -> Appended:
             token_digest=job.principal.digest,
             budget=job.budget,
         )
+        return deps.store.append(request)
     except TokenRefused:
         if job.principal.digest is not None:
             deps.tokens.drop(job.battle_id, job.principal.digest)

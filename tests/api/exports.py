@@ -20,6 +20,7 @@ from rules.fold import CONCLUDE as CONCLUDE_TYPE
 from service.access.tokens import GM, mint
 from service.export_format import ENTRY_FIELDS, read_line
 from tests.api.helpers import CLIMB_FIGHT, WALL, accepted, create_battle, fold
+from tests.eventstore.helpers import importing
 
 Lines = list[bytes]
 NDJSON = "application/x-ndjson"
@@ -253,7 +254,7 @@ def written_by_another_release(
     conclusion = next(e.outcome for e in events if e.entry.type == CONCLUDE_TYPE and e.outcome)
     seed = str(conclusion["result"]["server_seed"])
     battle_id, token = secrets.token_hex(12), mint(role)
-    store.import_battle(battle_id, (e.entry for e in events), seed, token=token.record)
+    store.import_battle(importing(battle_id, (e.entry for e in events), seed, token=token.record))
     if outcomes:
         written = [(e.entry.version, canonical_json(e.outcome)) for e in events]
         folded = Projection(version=len(events), state=state or canonical_json({"by": "another release"}))

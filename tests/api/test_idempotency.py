@@ -20,6 +20,7 @@ from eventstore.protocol import EventStore
 from eventstore.records import NewEntry
 from service.commands.idempotency import fingerprint
 from tests.api.helpers import CSM, WALL, assert_problem, create_battle, fold, head_version, send
+from tests.eventstore.helpers import appending
 
 KEY = {"Idempotency-Key": "3f1c-a-uuid-or-so"}
 
@@ -120,7 +121,7 @@ def test_a_key_whose_request_never_answered_replays_as_accepted(
         recorded_at="2026-03-01T12:00:00.000Z",
         dice={},
     )
-    redis_store.append(battle_id, entry, fingerprint=fingerprint(WALL), lease_s=0)
+    redis_store.append(appending(battle_id, entry, fingerprint=fingerprint(WALL), lease_s=0))
 
     replayed = send(client, battle_id, WALL, headers=KEY)
 

@@ -24,6 +24,7 @@ from service.export_format import ENTRY_FIELDS
 from service.verifying import verify
 from tests.api.exports import Lines, exported, imported, played, rechained, with_event
 from tests.api.helpers import assert_problem, fold
+from tests.eventstore.helpers import importing
 
 Entries = list[dict[str, Any]]  # each line's log entry, as the file carries it
 # CLIMB_FIGHT's versions (tests/api/helpers.py): 1 battle_created, 2 the wall, 3 and 4 its stands,
@@ -46,7 +47,9 @@ def forged(client: FlaskClient, store: EventStore, lines: Lines, edit: Callable[
         prev = entry_hash(entry.version, entry, prev)
         chained.append(replace(entry, hash=prev))
     battle_id, token = secrets.token_hex(12), mint(GM)
-    store.import_battle(battle_id, iter(chained), conclusion["result"]["server_seed"], token=token.record)
+    store.import_battle(
+        importing(battle_id, iter(chained), conclusion["result"]["server_seed"], token=token.record)
+    )
     fold(store, battle_id)
     return exported(client, battle_id, Authorization=f"Bearer {token.secret}")
 

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from eventstore.memory_store import MemoryEventStore
 from eventstore.protocol import EventStore
-from eventstore.records import Appended, NewEntry
+from eventstore.records import Appended, AppendRequest
 from service.app import create_app
 from tests.api.helpers import (
     CSM,
@@ -159,10 +159,11 @@ class BusyStore(MemoryEventStore):
     """The real in-memory store on a battle so busy that another command always lands first: every append
     that expects a version finds one more entry in front of it."""
 
-    def append(self, battle_id: str, entry: NewEntry, **options: Any) -> Appended:
-        if options.get("expected_version") is not None:
-            super().append(battle_id, dataclasses.replace(entry, idempotency_key=None, actor="someone-else"))
-        return super().append(battle_id, entry, **options)
+    def append(self, request: AppendRequest) -> Appended:
+        if request.expected_version is not None:
+            other = dataclasses.replace(request.entry, idempotency_key=None, actor="someone-else")
+            super().append(AppendRequest(battle_id=request.battle_id, entry=other))
+        return super().append(request)
 
 
 def test_a_side_command_that_never_gets_a_quiet_head_is_a_409(redis_client: Any, redis_url: str) -> None:

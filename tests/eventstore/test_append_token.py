@@ -8,7 +8,7 @@ import pytest
 from eventstore.errors import TokenRefused, UnknownBattle
 from eventstore.protocol import EventStore
 from eventstore.records import TokenRecord
-from tests.eventstore.helpers import battle, command
+from tests.eventstore.helpers import appending, battle, command
 
 DIGEST = "d" * 64
 
@@ -21,7 +21,7 @@ def test_an_append_with_a_standing_token_lands(store: EventStore) -> None:
     battle(store)
     store.add_token("b1", gm_token())
 
-    appended = store.append("b1", command(), token_digest=DIGEST)
+    appended = store.append(appending("b1", command(), token_digest=DIGEST))
 
     assert appended.version == 2 and store.head("b1").version == 2
 
@@ -32,7 +32,7 @@ def test_an_append_with_a_revoked_token_is_refused_and_writes_nothing(store: Eve
     store.revoke_token("b1", "tok-1")
 
     with pytest.raises(TokenRefused):
-        store.append("b1", command(), token_digest=DIGEST, mark_pending=True)
+        store.append(appending("b1", command(), token_digest=DIGEST, mark_pending=True))
 
     assert store.head("b1").version == 1 and store.take_pending(10) == []
 
@@ -42,7 +42,7 @@ def test_an_append_with_a_token_the_battle_never_had_is_refused(store: EventStor
     store.add_token("b1", gm_token())
 
     with pytest.raises(TokenRefused):
-        store.append("b1", command(), token_digest="e" * 64)
+        store.append(appending("b1", command(), token_digest="e" * 64))
 
     assert store.head("b1").version == 1
 
@@ -50,13 +50,13 @@ def test_an_append_with_a_token_the_battle_never_had_is_refused(store: EventStor
 def test_a_revoked_token_cannot_replay_an_idempotency_key_either(store: EventStore) -> None:
     battle(store)
     store.add_token("b1", gm_token())
-    store.append("b1", command(key="k1"), fingerprint="f1", token_digest=DIGEST)
+    store.append(appending("b1", command(key="k1"), fingerprint="f1", token_digest=DIGEST))
     store.revoke_token("b1", "tok-1")
 
     with pytest.raises(TokenRefused):
-        store.append("b1", command(key="k1"), fingerprint="f1", token_digest=DIGEST)
+        store.append(appending("b1", command(key="k1"), fingerprint="f1", token_digest=DIGEST))
 
 
 def test_an_unknown_battle_is_still_an_unknown_battle(store: EventStore) -> None:
     with pytest.raises(UnknownBattle):
-        store.append("nope", command(), token_digest=DIGEST)
+        store.append(appending("nope", command(), token_digest=DIGEST))

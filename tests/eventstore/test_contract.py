@@ -23,7 +23,7 @@ from eventstore.errors import (
 )
 from eventstore.protocol import GENESIS_HASH, EventStore
 from eventstore.records import Budget, Head, Projection, StoredEntry, TokenRecord, Window
-from tests.eventstore.helpers import SEED, battle, command, created, eventually
+from tests.eventstore.helpers import SEED, appending, battle, command, created, eventually, importing
 
 StoreFactory = Callable[..., EventStore]
 
@@ -54,7 +54,7 @@ def test_a_new_battle_starts_at_version_one_with_the_genesis_link(store: EventSt
 
 def test_appends_take_the_next_versions_in_order(store: EventStore) -> None:
     battle(store)
-    landed = [store.append("b1", command(n=n)).version for n in range(5)]
+    landed = [store.append(appending("b1", command(n=n))).version for n in range(5)]
     assert landed == [2, 3, 4, 5, 6]
     assert versions(store, "b1") == [1, 2, 3, 4, 5, 6]
     assert store.head("b1").version == 6
@@ -64,7 +64,7 @@ def test_an_entry_reads_back_exactly_as_written(store: EventStore) -> None:
     battle(store)
     note = "à l'assaut 🏰\n\t\u0001\\"  # non-ASCII, non-BMP, control and escape characters survive
     written = command("aim", key="k-1", engine="catapult", angle=45, note=note, nested={"a": [1, None]})
-    store.append("b1", written, fingerprint="f")
+    store.append(appending("b1", written, fingerprint="f"))
     read = store.entry("b1", 2)
     assert read is not None
     assert (read.type, read.data, read.dice) == (written.type, written.data, written.dice)
@@ -79,7 +79,7 @@ def test_concurrent_appenders_leave_no_gap_and_no_duplicate(store: EventStore) -
 
     def appender(worker: int) -> None:
         for n in range(25):
-            version = store.append("b1", command(worker=worker, n=n)).version
+            version = store.append(appending("b1", command(worker=worker, n=n))).version
             with guard:
                 landed.append(version)
 
@@ -97,37 +97,37 @@ def test_a_stale_expected_version_conflicts_and_changes_nothing(store: EventStor
     battle(store, commands=2)
     before = store.head("b1")
     with pytest.raises(VersionConflict) as conflict:
-        store.append("b1", command(), expected_version=2)
+        store.append(appending("b1", command(), expected_version=2))
     assert conflict.value.current == 3
     assert store.head("b1") == before
 
 
 def test_the_current_expected_version_appends(store: EventStore) -> None:
     battle(store, commands=2)
-    assert store.append("b1", command(), expected_version=3).version == 4
+    assert store.append(appending("b1", command(), expected_version=3)).version == 4
 
 
 def test_the_same_idempotency_key_and_body_replays_the_original(store: EventStore) -> None:
     battle(store)
-    first = store.append("b1", command(key="k"), fingerprint="body-1")
-    store.append("b1", command())
-    again = store.append("b1", command(key="k"), fingerprint="body-1")
+    first = store.append(appending("b1", command(key="k"), fingerprint="body-1"))
+    store.append(appending("b1", command()))
+    again = store.append(appending("b1", command(key="k"), fingerprint="body-1"))
     assert again.replayed and (again.version, again.hash) == (first.version, first.hash)
     assert store.head("b1").version == 3
 
 
 def test_a_replayed_key_wins_over_a_stale_expected_version(store: EventStore) -> None:
     battle(store)
-    first = store.append("b1", command(key="k"), expected_version=1, fingerprint="body-1")
-    again = store.append("b1", command(key="k"), expected_version=1, fingerprint="body-1")
+    first = store.append(appending("b1", command(key="k"), expected_version=1, fingerprint="body-1"))
+    again = store.append(appending("b1", command(key="k"), expected_version=1, fingerprint="body-1"))
     assert again.replayed and again.version == first.version == 2
 
 
 def test_the_same_idempotency_key_with_another_body_is_refused(store: EventStore) -> None:
     battle(store)
-    store.append("b1", command(key="k"), fingerprint="body-1")
+    store.append(appending("b1", command(key="k"), fingerprint="body-1"))
     with pytest.raises(IdempotencyMismatch) as mismatch:
-        store.append("b1", command(key="k"), fingerprint="body-2")
+        store.append(appending("b1", command(key="k"), fingerprint="body-2"))
     assert mismatch.value.version == 2
     assert store.head("b1").version == 2
 
@@ -135,36 +135,36 @@ def test_the_same_idempotency_key_with_another_body_is_refused(store: EventStore
 def test_idempotency_keys_belong_to_one_battle(store: EventStore) -> None:
     battle(store, "b1")
     battle(store, "b2")
-    store.append("b1", command(key="k"), fingerprint="f")
-    assert not store.append("b2", command(key="k"), fingerprint="f").replayed
+    store.append(appending("b1", command(key="k"), fingerprint="f"))
+    assert not store.append(appending("b2", command(key="k"), fingerprint="f")).replayed
 
 
 def test_a_keyed_append_is_in_flight_until_its_response_is_recorded(store: EventStore) -> None:
     battle(store)
-    first = store.append("b1", command(key="k"), fingerprint="f", lease_s=30)
+    first = store.append(appending("b1", command(key="k"), fingerprint="f", lease_s=30))
     with pytest.raises(IdempotencyInFlight) as in_flight:
-        store.append("b1", command(key="k"), fingerprint="f", lease_s=30)
+        store.append(appending("b1", command(key="k"), fingerprint="f", lease_s=30))
     assert in_flight.value.version == first.version == 2
     assert store.record_response("b1", "k", 2, '{"status":202}')
-    again = store.append("b1", command(key="k"), fingerprint="f", lease_s=30)
+    again = store.append(appending("b1", command(key="k"), fingerprint="f", lease_s=30))
     assert again.replayed and again.response == '{"status":202}' and again.hash == first.hash
     assert store.head("b1").version == 2
 
 
 def test_another_body_is_a_mismatch_even_while_the_first_is_in_flight(store: EventStore) -> None:
     battle(store)
-    store.append("b1", command(key="k"), fingerprint="f", lease_s=30)
+    store.append(appending("b1", command(key="k"), fingerprint="f", lease_s=30))
     with pytest.raises(IdempotencyMismatch):
-        store.append("b1", command(key="k"), fingerprint="other", lease_s=30)
+        store.append(appending("b1", command(key="k"), fingerprint="other", lease_s=30))
 
 
 def test_a_lapsed_lease_replays_without_a_response(store: EventStore) -> None:
     battle(store)
-    store.append("b1", command(key="k"), fingerprint="f", lease_s=0.05)
+    store.append(appending("b1", command(key="k"), fingerprint="f", lease_s=0.05))
 
     def replayed() -> bool:
         try:
-            again = store.append("b1", command(key="k"), fingerprint="f", lease_s=0.05)
+            again = store.append(appending("b1", command(key="k"), fingerprint="f", lease_s=0.05))
         except IdempotencyInFlight:
             return False
         return again.replayed and again.response is None and again.version == 2
@@ -175,21 +175,23 @@ def test_a_lapsed_lease_replays_without_a_response(store: EventStore) -> None:
 
 def test_a_response_is_recorded_only_for_the_version_its_key_answered(store: EventStore) -> None:
     battle(store)
-    store.append("b1", command(key="k"), fingerprint="f", lease_s=30)
+    store.append(appending("b1", command(key="k"), fingerprint="f", lease_s=30))
     assert not store.record_response("b1", "k", 3, "{}")
     assert not store.record_response("b1", "other", 2, "{}")
     assert not store.record_response("nope", "k", 2, "{}")
     with pytest.raises(IdempotencyInFlight):
-        store.append("b1", command(key="k"), fingerprint="f", lease_s=30)
+        store.append(appending("b1", command(key="k"), fingerprint="f", lease_s=30))
 
 
 def test_an_expired_key_appends_again(store: EventStore) -> None:
     battle(store)
-    store.append("b1", command(key="k"), fingerprint="f", retain_s=0.05)
-    assert eventually(lambda: not store.append("b1", command(key="k"), fingerprint="f", retain_s=60).replayed)
+    store.append(appending("b1", command(key="k"), fingerprint="f", retain_s=0.05))
+    assert eventually(
+        lambda: not store.append(appending("b1", command(key="k"), fingerprint="f", retain_s=60)).replayed
+    )
     assert store.head("b1").version == 3
     with pytest.raises(IdempotencyMismatch):  # the new record answers now
-        store.append("b1", command(key="k"), fingerprint="g")
+        store.append(appending("b1", command(key="k"), fingerprint="g"))
 
 
 def test_the_hash_chain_links_every_entry_and_verifies(store: EventStore) -> None:
@@ -213,7 +215,7 @@ def test_an_unknown_battle_is_reported_as_unknown(store: EventStore) -> None:
     with pytest.raises(UnknownBattle):
         store.head("nope")
     with pytest.raises(UnknownBattle):
-        store.append("nope", command())
+        store.append(appending("nope", command()))
     with pytest.raises(UnknownBattle):
         store.read("nope")
     with pytest.raises(UnknownBattle):
@@ -268,21 +270,21 @@ def test_an_imported_history_reads_back_entry_for_entry_with_its_secret_and_toke
     battle(store, "b1", commands=6)
     original = list(store.iter_entries("b1"))
 
-    head = store.import_battle("copy", iter(original), "cd" * 32, token=token(), batch=batch)
+    head = store.import_battle(importing("copy", iter(original), "cd" * 32, token=token(), batch=batch))
 
     assert list(store.iter_entries("copy")) == original
     assert head == store.head("copy") == store.head("b1")
     assert store.secret("copy") == "cd" * 32
     assert store.tokens("copy") == [token()]
     assert "copy" in set(store.battle_ids())
-    assert store.append("copy", command()).version == 8  # the copy goes on like any battle
+    assert store.append(appending("copy", command())).version == 8  # the copy goes on like any battle
 
 
 def test_an_import_onto_a_taken_id_is_refused_and_changes_nothing(store: EventStore) -> None:
     battle(store, "b1", commands=2)
     before = list(store.iter_entries("b1"))
     with pytest.raises(BattleExists):
-        store.import_battle("b1", iter(before), "cd" * 32)
+        store.import_battle(importing("b1", iter(before), "cd" * 32))
     assert list(store.iter_entries("b1")) == before and store.secret("b1") == SEED
 
 
@@ -306,7 +308,9 @@ def test_a_history_that_does_not_chain_is_refused_and_leaves_nothing(
 ) -> None:
     battle(store, "b1", commands=5)
     with pytest.raises(BrokenHistory) as refused:
-        store.import_battle("copy", iter(broken(list(store.iter_entries("b1")))), "cd" * 32, batch=2)
+        store.import_battle(
+            importing("copy", iter(broken(list(store.iter_entries("b1")))), "cd" * 32, batch=2)
+        )
     assert (refused.value.version, refused.value.reason) == (version, reason)
     with pytest.raises(UnknownBattle):
         store.head("copy")
@@ -442,19 +446,19 @@ def test_a_cleared_flag_lets_the_next_mark_ask_for_a_job(store: EventStore) -> N
 def test_an_append_can_mark_its_battle_pending_in_the_same_call(store: EventStore) -> None:
     battle(store, "b1")
     battle(store, "b2")
-    assert store.append("b1", command(), mark_pending=True).enqueue
-    assert not store.append("b2", command(), mark_pending=True).enqueue
+    assert store.append(appending("b1", command(), mark_pending=True)).enqueue
+    assert not store.append(appending("b2", command(), mark_pending=True)).enqueue
     assert sorted(store.take_pending(10)) == ["b1", "b2"]
     store.clear_scheduled()
-    assert store.append("b1", command(), mark_pending=True).enqueue
+    assert store.append(appending("b1", command(), mark_pending=True)).enqueue
 
 
 def test_an_append_marks_nothing_unless_asked_or_when_refused(store: EventStore) -> None:
     battle(store)
-    assert not store.append("b1", command(key="k"), fingerprint="f").enqueue
-    assert not store.append("b1", command(key="k"), fingerprint="f", mark_pending=True).enqueue
+    assert not store.append(appending("b1", command(key="k"), fingerprint="f")).enqueue
+    assert not store.append(appending("b1", command(key="k"), fingerprint="f", mark_pending=True)).enqueue
     with pytest.raises(VersionConflict):
-        store.append("b1", command(), expected_version=1, mark_pending=True)
+        store.append(appending("b1", command(), expected_version=1, mark_pending=True))
     assert store.take_pending(10) == []
     assert store.mark_pending("b1")
 
@@ -573,21 +577,23 @@ BUDGET = Budget(owner="token:t1", windows=(Window(amount=2, seconds=60), Window(
 
 def test_an_append_counts_against_its_budget_and_past_it_appends_nothing(store: EventStore) -> None:
     battle(store)
-    first = store.append("b1", command(), budget=BUDGET)
-    second = store.append("b1", command(key="k"), fingerprint="f", budget=BUDGET)
+    first = store.append(appending("b1", command(), budget=BUDGET))
+    second = store.append(appending("b1", command(key="k"), fingerprint="f", budget=BUDGET))
 
     assert first.spent is not None and second.spent is not None
     assert (first.spent.window, first.spent.left) == (Window(amount=2, seconds=60), 1)  # the tightest window
     assert second.spent.left == 0 and 0 < second.spent.reset_s <= 60
     with pytest.raises(RateLimited) as limited:
-        store.append("b1", command(key="k"), fingerprint="f", budget=BUDGET)  # counted before the key
+        store.append(
+            appending("b1", command(key="k"), fingerprint="f", budget=BUDGET)
+        )  # counted before the key
     assert limited.value.spent is not None and limited.value.spent.breached
     assert store.head("b1").version == 3
 
 
 def test_spend_counts_the_same_budget_as_appends(store: EventStore) -> None:
     battle(store)
-    store.append("b1", command(), budget=BUDGET)
+    store.append(appending("b1", command(), budget=BUDGET))
 
     spent = store.spend("b1", BUDGET)
 
@@ -601,5 +607,5 @@ def test_spend_counts_the_same_budget_as_appends(store: EventStore) -> None:
 def test_a_refusal_after_counting_says_what_was_spent(store: EventStore) -> None:
     battle(store)
     with pytest.raises(VersionConflict) as conflict:
-        store.append("b1", command(), expected_version=7, budget=BUDGET)
+        store.append(appending("b1", command(), expected_version=7, budget=BUDGET))
     assert conflict.value.spent is not None and conflict.value.spent.left == 1

@@ -40,6 +40,7 @@ from eventstore.records import NewEntry, Projection
 from service.clock import iso
 from service.exporting import export_lines
 from service.verifying import verify
+from tests.eventstore.helpers import appending
 from tests.golden.corpus import Battle, covering, features, prepared, read_jsonl
 from workers.projection import project_battle
 
@@ -65,7 +66,7 @@ def store_battle(store: MemoryEventStore, battle: Battle, *, fold: bool = True) 
     first, *rest = (_new_entry(entry) for entry in battle["entries"])
     store.create_battle(found, first, battle["server_seed"])
     for entry in rest:
-        store.append(found, entry)
+        store.append(appending(found, entry))
     given = battle.get("outcomes")
     if given is None:
         if fold:

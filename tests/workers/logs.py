@@ -11,6 +11,7 @@ from eventstore.records import NewEntry
 from rules.dice import commitment
 from rules.fold import BATTLE_CREATED, encode_battle
 from rules.registry import get_ruleset
+from tests.eventstore.helpers import appending
 from workers.projection import replay_states
 
 SERVER_SEED = "5e" * 32
@@ -27,7 +28,7 @@ def new_battle(store: EventStore, *, commands: int = 0, ruleset: str = RULESET) 
 
 def append(store: EventStore, battle_id: str, count: int, kind: str = FILLER) -> None:
     for _ in range(count):
-        store.append(battle_id, _entry(kind, {}))
+        store.append(appending(battle_id, _entry(kind, {})))
 
 
 def projected_version(store: EventStore, battle_id: str) -> int:

@@ -13,6 +13,7 @@ from prometheus_client import REGISTRY
 
 from eventstore.protocol import EventStore
 from telemetry.logs import JsonFormatter
+from tests.eventstore.helpers import appending
 from tests.workers.logs import _entry, append, new_battle
 from workers import deps, jobs
 from workers.projection import project_battle
@@ -41,7 +42,7 @@ def test_a_fold_counts_applied_and_rejected_commands_by_ruleset_and_type(redis_s
     before = (count("siege_commands_total", **applied), count("siege_commands_total", **rejected))
     lags_before = count("siege_projection_lag_seconds_count")
     battle_id = new_battle(redis_store, commands=2)
-    redis_store.append(battle_id, _entry("climb", {"stand_id": "nobody", "section_id": "nowhere"}))
+    redis_store.append(appending(battle_id, _entry("climb", {"stand_id": "nobody", "section_id": "nowhere"})))
 
     project_battle(redis_store, battle_id)
 
