@@ -1,4 +1,4 @@
-"""The records the storage contract (eventstore/protocol.py) takes and gives: entries, heads, budgets,
+"""The records the storage contract (eventstore/roles/) takes and gives: entries, heads, budgets,
 projections, folds, tokens, tickets and webhooks; frozen, as every backend hands them over."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The command log in Redis Streams: create, append (one Lua round trip), head, reads."""
+"""The log in Redis Streams: create, import, append (one Lua round trip), head, reads, and the outcomes
+folded from it."""
 
 from __future__ import annotations
 
@@ -15,11 +16,11 @@ from redis.cluster import RedisCluster
 from redis.commands.core import Script
 from redis.exceptions import RedisError
 
-from eventstore import keys, lua
+from eventstore import keys, lua, redis_import
 from eventstore import redis_rate as rate
 from eventstore import redis_schedule as schedule
 from eventstore.canonical import canonical_json
-from eventstore.chain import entry_hash
+from eventstore.chain import GENESIS_HASH, entry_hash
 from eventstore.config import RedisClient
 from eventstore.errors import (
     AppendContention,
@@ -30,17 +31,18 @@ from eventstore.errors import (
     UnknownBattle,
 )
 from eventstore.head_cache import HeadCache
-from eventstore.protocol import GENESIS_HASH
 from eventstore.records import (
     Appended,
     AppendRequest,
     Head,
     HeadRegression,
+    ImportRequest,
     NewEntry,
     Spent,
     StoredEntry,
     TokenRecord,
 )
+from eventstore.redis_derived import outcome_of, read_outcome
 from eventstore.redis_idem import refusal
 from eventstore.redis_tokens import token_json
 from eventstore.replication import ReplicaAck, run_acknowledged
@@ -77,6 +79,7 @@ class RedisLog:
         self._acknowledged = HeadCache()  # the last head this process answered for, to see one lost
         self._turns = [threading.Lock() for _ in range(APPEND_STRIPES)]
         self._create_script = lua.register(client, "create")
+        self._import_script = lua.register(client, "import_finish")
         self._append_script = lua.register(client, "append")
         self._release_claim = lua.register(client, "unlock")
 
@@ -98,6 +101,9 @@ class RedisLog:
         self._heads.put(battle_id, Head(version=1, hash=digest))
         self._acknowledged.put(battle_id, Head(version=1, hash=digest))
         return Appended(version=1, hash=digest)
+
+    def import_battle(self, request: ImportRequest) -> Head:
+        return redis_import.import_battle(self._client, self._import_script, request)
 
     def append(self, request: AppendRequest) -> Appended:
         battle_id, entry, budget = request.battle_id, request.entry, request.budget
@@ -260,6 +266,19 @@ class RedisLog:
             if len(ids) < page:
                 return
             start += page
+
+    def outcome(self, battle_id: str, version: int) -> str | None:
+        return read_outcome(self._client, battle_id, version)
+
+    def outcomes(self, battle_id: str, *, after: int = 0, limit: int = 100) -> list[tuple[int, str]]:
+        if limit <= 0:
+            return []
+        rows = self._client.xrange(keys.outcomes(battle_id), f"0-{after + 1}", "+", count=limit)
+        return [(version_of(row[0]), outcome_of(row)) for row in rows]
+
+    def projected_version(self, battle_id: str) -> int:
+        version = self._client.hget(keys.state(battle_id), "version")
+        return int(version) if version is not None else 0
 
     def _require(self, battle_id: str) -> None:
         if not self._client.exists(keys.log(battle_id)):
