@@ -8,8 +8,8 @@ from typing import Any
 
 from eventstore.canonical import canonical_json
 from eventstore.paging import history
-from eventstore.protocol import EventStore
 from eventstore.records import Projection, StoredEntry
+from eventstore.roles import Folds, Log
 from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, state_after
 from rules.registry import refusal
@@ -17,9 +17,11 @@ from rules.undo import Rewinder, from_snapshots
 from service.http.problems import Problem
 
 
-def state_at(store: EventStore, created: StoredEntry, battle_id: str, version: int | None) -> Projection:
+def state_at(
+    store: Log, folds: Folds, created: StoredEntry, battle_id: str, version: int | None
+) -> Projection:
     """The battle at `version` as canonical JSON (None: the current projection, which may lag the log)."""
-    projection = store.projection(battle_id)
+    projection = folds.projection(battle_id)
     if version is None and projection is not None:
         return projection
     head = store.head(battle_id).version
@@ -29,17 +31,17 @@ def state_at(store: EventStore, created: StoredEntry, battle_id: str, version: i
     if projection is not None and projection.version == target:
         return projection
     judged(created)
-    battle = _folded(store, created, battle_id, target, projection)
+    battle = _folded(store, folds, created, battle_id, target, projection)
     return Projection(version=target, state=canonical_json(encode_battle(battle)))
 
 
-def battle_at(store: EventStore, created: StoredEntry, battle_id: str, version: int) -> Battle[Any]:
+def battle_at(store: Log, folds: Folds, created: StoredEntry, battle_id: str, version: int) -> Battle[Any]:
     """The battle at `version` (at most the head), decoded: what the API judges a side's command on."""
     judged(created)
-    projection = store.projection(battle_id)
+    projection = folds.projection(battle_id)
     if projection is not None and projection.version == version:
         return decode_battle(json.loads(projection.state))
-    return _folded(store, created, battle_id, version, projection)
+    return _folded(store, folds, created, battle_id, version, projection)
 
 
 def judged(created: StoredEntry) -> None:
@@ -51,15 +53,20 @@ def judged(created: StoredEntry) -> None:
 
 
 def _folded(
-    store: EventStore, created: StoredEntry, battle_id: str, target: int, projection: Projection | None
+    store: Log,
+    folds: Folds,
+    created: StoredEntry,
+    battle_id: str,
+    target: int,
+    projection: Projection | None,
 ) -> Battle[Any]:
-    start = _nearest_start(store, battle_id, target, projection)
+    start = _nearest_start(folds, battle_id, target, projection)
     battle = decode_battle(json.loads(start.state)) if start else None
-    return _fold(store, created, battle_id, battle, target)
+    return _fold(store, folds, created, battle_id, battle, target)
 
 
 def _nearest_start(
-    store: EventStore, battle_id: str, target: int, projection: Projection | None
+    store: Folds, battle_id: str, target: int, projection: Projection | None
 ) -> Projection | None:
     snapshot = store.snapshot_at_or_before(battle_id, target)
     candidates = [p for p in (snapshot, projection) if p is not None and p.version <= target]
@@ -67,26 +74,31 @@ def _nearest_start(
 
 
 def _fold(
-    store: EventStore, created: StoredEntry, battle_id: str, battle: Battle[Any] | None, target: int
+    store: Log,
+    folds: Folds,
+    created: StoredEntry,
+    battle_id: str,
+    battle: Battle[Any] | None,
+    target: int,
 ) -> Battle[Any]:
     entries = history(store, battle_id, after=battle.version if battle else 0, upto=target)
     folded = state_after(
-        battle, entries, _seeds(store, created, battle_id), rewinder(store, created, battle_id)
+        battle, entries, _seeds(store, created, battle_id), rewinder(store, folds, created, battle_id)
     )
     assert folded is not None, "a battle always has version 1"
     return folded
 
 
-def rewinder(store: EventStore, created: StoredEntry, battle_id: str) -> Rewinder:
+def rewinder(store: Log, folds: Folds, created: StoredEntry, battle_id: str) -> Rewinder:
     """What an `undo` folds its earlier state with here: the nearest snapshot, then the log."""
     return from_snapshots(
         lambda a, b: history(store, battle_id, after=a, upto=b),
         _seeds(store, created, battle_id),
-        lambda v: _state_text(store.snapshot_at_or_before(battle_id, v)),
+        lambda v: _state_text(folds.snapshot_at_or_before(battle_id, v)),
     )
 
 
-def _seeds(store: EventStore, created: StoredEntry, battle_id: str) -> Callable[[], Seeds]:
+def _seeds(store: Log, created: StoredEntry, battle_id: str) -> Callable[[], Seeds]:
     return lambda: battle_seeds(store.secret(battle_id), created.data)
 
 

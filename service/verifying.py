@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from eventstore.canonical import canonical_json
-from eventstore.chain import fault
-from eventstore.protocol import GENESIS_HASH
+from eventstore.chain import GENESIS_HASH, fault
 from eventstore.records import StoredEntry
 from rules.dice import commitment, stream_key
 from rules.fold import BATTLE_CREATED, CONCLUDE, Entry, Seeds

@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 from eventstore.canonical import canonical_json, loads
 from eventstore.errors import UnknownBattle
 from eventstore.paging import history
-from eventstore.protocol import EventStore
 from eventstore.records import FoldSave, Projection, StoredEntry
+from eventstore.roles import Folds, Log
 from rules.codec import JSON
 from rules.fold import Battle, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, fold_history
@@ -81,7 +81,8 @@ class Unsaved:
 
 
 def project_battle(
-    store: EventStore,
+    store: Log,
+    folds: Folds,
     battle_id: str,
     *,
     snapshot_every: int = SNAPSHOT_EVERY,
@@ -90,16 +91,17 @@ def project_battle(
     """Bring one battle's projection up to its log head; safe to run twice (the store guards versions).
     `keep_alive` runs after every batch written, at least every WRITE_EVERY_S: a fold renews its lock there,
     so a lock can live a few times that long and still outlast a fold of any length."""
-    saved = load_projection(store, battle_id)
+    saved = load_projection(folds, battle_id)
     entries = history(store, battle_id, after=saved.version if saved else 0)
     fold = fold_unsaved(
-        store, battle_id, saved, entries, snapshot_every=snapshot_every, keep_alive=keep_alive
+        store, folds, battle_id, saved, entries, snapshot_every=snapshot_every, keep_alive=keep_alive
     )
-    return fold.settle(fold.write is not None and _store(store, battle_id, fold.write))
+    return fold.settle(fold.write is not None and _store(folds, battle_id, fold.write))
 
 
 def fold_unsaved(
-    store: EventStore,
+    store: Log,
+    folds: Folds,
     battle_id: str,
     saved: Battle[Any] | None,
     new_entries: Iterable[StoredEntry],
@@ -116,7 +118,7 @@ def fold_unsaved(
     snapshots: list[Projection] = []
     tally = FoldTally()
     entries = tally.watch(new_entries)
-    rewind = store_rewinder(store, battle_id)
+    rewind = store_rewinder(store, folds, battle_id)
     for battle, outcome in fold_history(saved, entries, lambda: seeds_of(store, battle_id), rewind):
         last = battle
         tally.folded(battle.ruleset, outcome)
@@ -124,7 +126,7 @@ def fold_unsaved(
         if battle.version % snapshot_every == 0:
             snapshots.append(Projection(version=battle.version, state=canonical_json(encode_battle(battle))))
         if len(outcomes) >= BATCH or time.monotonic() >= write_by:
-            if not _save(store, battle_id, battle, outcomes, snapshots):
+            if not _save(folds, battle_id, battle, outcomes, snapshots):
                 # another folder got there first: its writes stand, ours would repeat them
                 return Unsaved(
                     battle_id=battle_id,
@@ -148,25 +150,26 @@ def fold_unsaved(
 
 
 def replay_states(
-    store: EventStore, battle_id: str, *, upto: int | None = None
+    store: Log, folds: Folds, battle_id: str, *, upto: int | None = None
 ) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
     """Fold the whole log from version 1, streamed: what the replay verifier compares against."""
-    return fold_log(store, battle_id, None, upto=upto)
+    return fold_log(store, folds, battle_id, None, upto=upto)
 
 
 def fold_log(
-    store: EventStore, battle_id: str, battle: Battle[Any] | None, *, upto: int | None = None
+    store: Log, folds: Folds, battle_id: str, battle: Battle[Any] | None, *, upto: int | None = None
 ) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
     """Fold the stored entries after `battle` (None: from version 1), read in batches, never all at once."""
     entries = history(store, battle_id, after=battle.version if battle else 0, upto=upto)
-    return fold_history(battle, entries, lambda: seeds_of(store, battle_id), store_rewinder(store, battle_id))
+    rewind = store_rewinder(store, folds, battle_id)
+    return fold_history(battle, entries, lambda: seeds_of(store, battle_id), rewind)
 
 
-def store_rewinder(store: EventStore, battle_id: str) -> Rewinder:
+def store_rewinder(store: Log, folds: Folds, battle_id: str) -> Rewinder:
     """What an `undo` folds its earlier state with: the nearest snapshot, then the log."""
 
     def snapshot(version: int) -> str | None:
-        stored = store.snapshot_at_or_before(battle_id, version)
+        stored = folds.snapshot_at_or_before(battle_id, version)
         return stored.state if stored is not None else None
 
     def entries(after: int, upto: int) -> Iterator[StoredEntry]:
@@ -175,7 +178,7 @@ def store_rewinder(store: EventStore, battle_id: str) -> Rewinder:
     return from_snapshots(entries, lambda: seeds_of(store, battle_id), snapshot)
 
 
-def seeds_of(store: EventStore, battle_id: str) -> Seeds:
+def seeds_of(store: Log, battle_id: str) -> Seeds:
     """The battle's dice seeds, remembered: neither the secret nor version 1's client seed ever change.
     Every fold asks for them before its first outcome: a battle of other rules is refused here."""
     known = _seeds.get(battle_id)
@@ -196,7 +199,7 @@ def require_folded(battle_id: str, created: Mapping[str, Any]) -> None:
         raise UnsupportedRules(battle_id, refused.ruleset, refused.rules_version, refused.supported)
 
 
-def load_projection(store: EventStore, battle_id: str) -> Battle[Any] | None:
+def load_projection(store: Folds, battle_id: str) -> Battle[Any] | None:
     """The stored state, decoded; decoding costs more than folding a command, so when the stored JSON is
     the very one this process last read or wrote, its decoded form is reused."""
     return decoded(battle_id, store.projection(battle_id))
@@ -215,7 +218,7 @@ def decoded(battle_id: str, saved: Projection | None) -> Battle[Any] | None:
 
 
 def _save(
-    store: EventStore,
+    store: Folds,
     battle_id: str,
     battle: Battle[Any],
     outcomes: list[tuple[int, str]],
@@ -228,7 +231,7 @@ def _save(
     return saved
 
 
-def _store(store: EventStore, battle_id: str, write: FoldSave) -> bool:
+def _store(store: Folds, battle_id: str, write: FoldSave) -> bool:
     return store.save_projection(
         battle_id, state=write.state, outcomes=write.outcomes, snapshots=write.snapshots
     )

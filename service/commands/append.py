@@ -51,7 +51,7 @@ def _append_for_a_side(deps: Services, job: Append) -> Appended:
     for _ in range(SIDE_TRIES):
         head = deps.store.head(job.battle_id)
         expected = _expected_version(head, job)
-        game = battle_at(deps.store, created, job.battle_id, head.version).game
+        game = battle_at(deps.store, deps.folds, created, job.battle_id, head.version).game
         permit(job.principal, job.ruleset, job.command, game)
         try:
             return _append(deps, job, head.version if expected is None else expected)

@@ -61,7 +61,7 @@ def waited(wait_s: float, lang: str) -> str:
 def remember(deps: Services, battle_id: str, idem_key: str, version: int, answer: str) -> None:
     """Keep the short answer for replays; a failure only means a replay answers 202 (the entry is safe)."""
     try:
-        deps.store.record_response(battle_id, idem_key, version, answer)
+        deps.access.record_response(battle_id, idem_key, version, answer)
     except (RedisError, OSError) as error:
         log.warning("could not record the answer for %s v%d: %s", battle_id, version, error)
 
@@ -73,7 +73,7 @@ def replay(deps: Services, job: Append, appended: Appended) -> Response:
     if status == WAITED:
         wait, _, lang = said.partition(" ")
         try:
-            stored = deps.store.wait_outcome(job.battle_id, appended.version, float(wait))
+            stored = deps.follow.wait_outcome(job.battle_id, appended.version, float(wait))
         except (RedisError, OSError) as error:  # the entry is safe: its 202, never a 5xx inviting a retry
             log.warning("could not read the outcome of %s v%d: %s", job.battle_id, appended.version, error)
             stored = None

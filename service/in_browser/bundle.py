@@ -29,7 +29,6 @@ OURS = (
     "eventstore/chain.py",
     "eventstore/errors.py",
     "eventstore/paging.py",
-    "eventstore/protocol.py",
     "eventstore/records.py",
     "service/__init__.py",
     "service/audit_dice.py",

@@ -13,14 +13,14 @@ from werkzeug.test import TestResponse
 
 from bench.scenarios import pathfinder_rounds
 from eventstore.canonical import canonical_json
-from eventstore.chain import entry_hash
-from eventstore.protocol import GENESIS_HASH, EventStore
+from eventstore.chain import GENESIS_HASH, entry_hash
 from eventstore.records import Projection, StoredEntry
 from rules.fold import CONCLUDE as CONCLUDE_TYPE
 from service.access.tokens import GM, mint
 from service.export_format import ENTRY_FIELDS, read_line
 from tests.api.helpers import CLIMB_FIGHT, WALL, accepted, create_battle, fold
 from tests.eventstore.helpers import importing
+from tests.fixtures.redis_server import Backend
 
 Lines = list[bytes]
 NDJSON = "application/x-ndjson"
@@ -32,7 +32,7 @@ PLAYS: dict[str, Callable[[], list[dict[str, Any]]]] = {
 }
 
 
-def played(client: FlaskClient, store: EventStore, ruleset: str = "epic", *, conclude: bool = True) -> str:
+def played(client: FlaskClient, store: Backend, ruleset: str = "epic", *, conclude: bool = True) -> str:
     battle_id = create_battle(client, ruleset=ruleset)
     for command in [*PLAYS[ruleset](), *([{"type": "conclude"}] if conclude else [])]:
         accepted(client, battle_id, command)
@@ -59,7 +59,7 @@ def undone(case: str) -> list[dict[str, Any]]:
     return [next(walls) if c == "W" else {"type": "undo"} for c in UNDONE[case]]
 
 
-def played_undos(client: FlaskClient, store: EventStore, case: str) -> str:
+def played_undos(client: FlaskClient, store: Backend, case: str) -> str:
     """An epic battle of UNDONE[case], concluded and folded; at least one of its undos is applied."""
     battle_id = create_battle(client)
     commands = undone(case)
@@ -246,7 +246,7 @@ def repinned(lines: Lines, pins: dict[str, str]) -> Lines:
 
 
 def written_by_another_release(
-    store: EventStore, lines: Lines, *, outcomes: bool = True, state: str | None = None, role: str = GM
+    store: Backend, lines: Lines, *, outcomes: bool = True, state: str | None = None, role: str = GM
 ) -> tuple[str, str]:
     """The battle of `lines` in `store` as another release sharing it wrote it there: its log, its seed and
     (`outcomes`) the outcomes and `state` its workers folded; the battle's id and a token of `role`."""

@@ -10,8 +10,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from eventstore.memory_store import MemoryEventStore
-from eventstore.protocol import EventStore
 from eventstore.records import Appended, AppendRequest
+from eventstore.redis_store import RedisEventStore
 from service.app import create_app
 from tests.api.helpers import (
     CSM,
@@ -97,7 +97,7 @@ def test_the_referees_commands_need_a_gm_token(
 
 
 def test_ownership_is_judged_at_the_head_before_any_fold(
-    client: FlaskClient, battle: str, redis_store: EventStore
+    client: FlaskClient, battle: str, redis_store: RedisEventStore
 ) -> None:
     accepted(client, battle, ORC)  # not folded: only the log knows the orc is the defender's
     assert redis_store.projection(battle) is None
@@ -109,7 +109,7 @@ def test_ownership_is_judged_at_the_head_before_any_fold(
 
 
 def test_ownership_is_judged_on_a_lagging_projection_plus_the_log_after_it(
-    client: FlaskClient, battle: str, redis_store: EventStore
+    client: FlaskClient, battle: str, redis_store: RedisEventStore
 ) -> None:
     fold(redis_store, battle)
     accepted(client, battle, ORC)
@@ -120,7 +120,7 @@ def test_ownership_is_judged_on_a_lagging_projection_plus_the_log_after_it(
 
 
 def test_an_unknown_stand_is_left_to_the_rules(
-    client: FlaskClient, battle: str, redis_store: EventStore
+    client: FlaskClient, battle: str, redis_store: RedisEventStore
 ) -> None:
     posted = send(client, battle, climb("ghost"), headers=side(client, battle, "attacker"))
     assert posted.status_code == 202

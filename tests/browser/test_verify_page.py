@@ -204,7 +204,7 @@ def big_battle(live_service: LiveService) -> tuple[str, str]:
     store = live_service.store()
     commands = itertools.chain(itertools.islice(epic_turns(BIG), BIG - 2), [{"type": "conclude"}])
     assert extend(connect(live_service.redis_url), store, battle_id, commands) == BIG
-    project_battle(store, battle_id)
+    project_battle(store, store, battle_id)
     return battle_id, gm
 
 

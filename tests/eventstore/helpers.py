@@ -6,8 +6,8 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from eventstore.protocol import EventStore
 from eventstore.records import AppendRequest, ImportRequest, NewEntry, StoredEntry
+from tests.fixtures.redis_server import Backend
 
 SEED = "ab" * 32
 
@@ -48,7 +48,7 @@ def created(name: str = "Siege of Ütrecht") -> NewEntry:
     )
 
 
-def battle(store: EventStore, battle_id: str = "b1", *, commands: int = 0) -> str:
+def battle(store: Backend, battle_id: str = "b1", *, commands: int = 0) -> str:
     """A battle with `commands` commands after battle_created: its head is version 1 + commands."""
     store.create_battle(battle_id, created(), SEED)
     for n in range(commands):

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from eventstore.errors import TokenRefused, UnknownBattle
-from eventstore.protocol import EventStore
 from eventstore.records import TokenRecord
 from tests.eventstore.helpers import appending, battle, command
+from tests.fixtures.redis_server import Backend
 
 DIGEST = "d" * 64
 
@@ -17,7 +17,7 @@ def gm_token(digest: str = DIGEST) -> TokenRecord:
     return TokenRecord(digest=digest, id="tok-1", role="gm", created_at="2026-03-01T12:00:00.000Z")
 
 
-def test_an_append_with_a_standing_token_lands(store: EventStore) -> None:
+def test_an_append_with_a_standing_token_lands(store: Backend) -> None:
     battle(store)
     store.add_token("b1", gm_token())
 
@@ -26,7 +26,7 @@ def test_an_append_with_a_standing_token_lands(store: EventStore) -> None:
     assert appended.version == 2 and store.head("b1").version == 2
 
 
-def test_an_append_with_a_revoked_token_is_refused_and_writes_nothing(store: EventStore) -> None:
+def test_an_append_with_a_revoked_token_is_refused_and_writes_nothing(store: Backend) -> None:
     battle(store)
     store.add_token("b1", gm_token())
     store.revoke_token("b1", "tok-1")
@@ -37,7 +37,7 @@ def test_an_append_with_a_revoked_token_is_refused_and_writes_nothing(store: Eve
     assert store.head("b1").version == 1 and store.take_pending(10) == []
 
 
-def test_an_append_with_a_token_the_battle_never_had_is_refused(store: EventStore) -> None:
+def test_an_append_with_a_token_the_battle_never_had_is_refused(store: Backend) -> None:
     battle(store)
     store.add_token("b1", gm_token())
 
@@ -47,7 +47,7 @@ def test_an_append_with_a_token_the_battle_never_had_is_refused(store: EventStor
     assert store.head("b1").version == 1
 
 
-def test_a_revoked_token_cannot_replay_an_idempotency_key_either(store: EventStore) -> None:
+def test_a_revoked_token_cannot_replay_an_idempotency_key_either(store: Backend) -> None:
     battle(store)
     store.add_token("b1", gm_token())
     store.append(appending("b1", command(key="k1"), fingerprint="f1", token_digest=DIGEST))
@@ -57,6 +57,6 @@ def test_a_revoked_token_cannot_replay_an_idempotency_key_either(store: EventSto
         store.append(appending("b1", command(key="k1"), fingerprint="f1", token_digest=DIGEST))
 
 
-def test_an_unknown_battle_is_still_an_unknown_battle(store: EventStore) -> None:
+def test_an_unknown_battle_is_still_an_unknown_battle(store: Backend) -> None:
     with pytest.raises(UnknownBattle):
         store.append(appending("nope", command(), token_digest=DIGEST))

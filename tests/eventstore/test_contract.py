@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
-from eventstore.chain import verify_chain
+from eventstore.chain import GENESIS_HASH, verify_chain
 from eventstore.errors import (
     BattleExists,
     BrokenHistory,
@@ -21,14 +21,14 @@ from eventstore.errors import (
     UnknownBattle,
     VersionConflict,
 )
-from eventstore.protocol import GENESIS_HASH, EventStore
 from eventstore.records import Budget, Head, Projection, StoredEntry, TokenRecord, Window
 from tests.eventstore.helpers import SEED, appending, battle, command, created, eventually, importing
+from tests.fixtures.redis_server import Backend
 
-StoreFactory = Callable[..., EventStore]
+StoreFactory = Callable[..., Backend]
 
 
-def versions(store: EventStore, battle_id: str) -> list[int]:
+def versions(store: Backend, battle_id: str) -> list[int]:
     return [entry.version for entry in store.iter_entries(battle_id)]
 
 
@@ -43,7 +43,7 @@ def outcomes(first: int, last: int) -> list[tuple[int, str]]:
 # --- the log -------------------------------------------------------------------------------------
 
 
-def test_a_new_battle_starts_at_version_one_with_the_genesis_link(store: EventStore) -> None:
+def test_a_new_battle_starts_at_version_one_with_the_genesis_link(store: Backend) -> None:
     appended = store.create_battle("b1", created(), SEED)
     first = store.entry("b1", 1)
     assert appended.version == 1 and not appended.replayed
@@ -52,7 +52,7 @@ def test_a_new_battle_starts_at_version_one_with_the_genesis_link(store: EventSt
     assert store.secret("b1") == SEED
 
 
-def test_appends_take_the_next_versions_in_order(store: EventStore) -> None:
+def test_appends_take_the_next_versions_in_order(store: Backend) -> None:
     battle(store)
     landed = [store.append(appending("b1", command(n=n))).version for n in range(5)]
     assert landed == [2, 3, 4, 5, 6]
@@ -60,7 +60,7 @@ def test_appends_take_the_next_versions_in_order(store: EventStore) -> None:
     assert store.head("b1").version == 6
 
 
-def test_an_entry_reads_back_exactly_as_written(store: EventStore) -> None:
+def test_an_entry_reads_back_exactly_as_written(store: Backend) -> None:
     battle(store)
     note = "à l'assaut 🏰\n\t\u0001\\"  # non-ASCII, non-BMP, control and escape characters survive
     written = command("aim", key="k-1", engine="catapult", angle=45, note=note, nested={"a": [1, None]})
@@ -72,7 +72,7 @@ def test_an_entry_reads_back_exactly_as_written(store: EventStore) -> None:
     assert read.schema_version == 1
 
 
-def test_concurrent_appenders_leave_no_gap_and_no_duplicate(store: EventStore) -> None:
+def test_concurrent_appenders_leave_no_gap_and_no_duplicate(store: Backend) -> None:
     battle(store)
     landed: list[int] = []
     guard = threading.Lock()
@@ -93,7 +93,7 @@ def test_concurrent_appenders_leave_no_gap_and_no_duplicate(store: EventStore) -
     assert verify_chain(store.iter_entries("b1")).ok
 
 
-def test_a_stale_expected_version_conflicts_and_changes_nothing(store: EventStore) -> None:
+def test_a_stale_expected_version_conflicts_and_changes_nothing(store: Backend) -> None:
     battle(store, commands=2)
     before = store.head("b1")
     with pytest.raises(VersionConflict) as conflict:
@@ -102,12 +102,12 @@ def test_a_stale_expected_version_conflicts_and_changes_nothing(store: EventStor
     assert store.head("b1") == before
 
 
-def test_the_current_expected_version_appends(store: EventStore) -> None:
+def test_the_current_expected_version_appends(store: Backend) -> None:
     battle(store, commands=2)
     assert store.append(appending("b1", command(), expected_version=3)).version == 4
 
 
-def test_the_same_idempotency_key_and_body_replays_the_original(store: EventStore) -> None:
+def test_the_same_idempotency_key_and_body_replays_the_original(store: Backend) -> None:
     battle(store)
     first = store.append(appending("b1", command(key="k"), fingerprint="body-1"))
     store.append(appending("b1", command()))
@@ -116,14 +116,14 @@ def test_the_same_idempotency_key_and_body_replays_the_original(store: EventStor
     assert store.head("b1").version == 3
 
 
-def test_a_replayed_key_wins_over_a_stale_expected_version(store: EventStore) -> None:
+def test_a_replayed_key_wins_over_a_stale_expected_version(store: Backend) -> None:
     battle(store)
     first = store.append(appending("b1", command(key="k"), expected_version=1, fingerprint="body-1"))
     again = store.append(appending("b1", command(key="k"), expected_version=1, fingerprint="body-1"))
     assert again.replayed and again.version == first.version == 2
 
 
-def test_the_same_idempotency_key_with_another_body_is_refused(store: EventStore) -> None:
+def test_the_same_idempotency_key_with_another_body_is_refused(store: Backend) -> None:
     battle(store)
     store.append(appending("b1", command(key="k"), fingerprint="body-1"))
     with pytest.raises(IdempotencyMismatch) as mismatch:
@@ -132,14 +132,14 @@ def test_the_same_idempotency_key_with_another_body_is_refused(store: EventStore
     assert store.head("b1").version == 2
 
 
-def test_idempotency_keys_belong_to_one_battle(store: EventStore) -> None:
+def test_idempotency_keys_belong_to_one_battle(store: Backend) -> None:
     battle(store, "b1")
     battle(store, "b2")
     store.append(appending("b1", command(key="k"), fingerprint="f"))
     assert not store.append(appending("b2", command(key="k"), fingerprint="f")).replayed
 
 
-def test_a_keyed_append_is_in_flight_until_its_response_is_recorded(store: EventStore) -> None:
+def test_a_keyed_append_is_in_flight_until_its_response_is_recorded(store: Backend) -> None:
     battle(store)
     first = store.append(appending("b1", command(key="k"), fingerprint="f", lease_s=30))
     with pytest.raises(IdempotencyInFlight) as in_flight:
@@ -151,14 +151,14 @@ def test_a_keyed_append_is_in_flight_until_its_response_is_recorded(store: Event
     assert store.head("b1").version == 2
 
 
-def test_another_body_is_a_mismatch_even_while_the_first_is_in_flight(store: EventStore) -> None:
+def test_another_body_is_a_mismatch_even_while_the_first_is_in_flight(store: Backend) -> None:
     battle(store)
     store.append(appending("b1", command(key="k"), fingerprint="f", lease_s=30))
     with pytest.raises(IdempotencyMismatch):
         store.append(appending("b1", command(key="k"), fingerprint="other", lease_s=30))
 
 
-def test_a_lapsed_lease_replays_without_a_response(store: EventStore) -> None:
+def test_a_lapsed_lease_replays_without_a_response(store: Backend) -> None:
     battle(store)
     store.append(appending("b1", command(key="k"), fingerprint="f", lease_s=0.05))
 
@@ -173,7 +173,7 @@ def test_a_lapsed_lease_replays_without_a_response(store: EventStore) -> None:
     assert store.head("b1").version == 2
 
 
-def test_a_response_is_recorded_only_for_the_version_its_key_answered(store: EventStore) -> None:
+def test_a_response_is_recorded_only_for_the_version_its_key_answered(store: Backend) -> None:
     battle(store)
     store.append(appending("b1", command(key="k"), fingerprint="f", lease_s=30))
     assert not store.record_response("b1", "k", 3, "{}")
@@ -183,7 +183,7 @@ def test_a_response_is_recorded_only_for_the_version_its_key_answered(store: Eve
         store.append(appending("b1", command(key="k"), fingerprint="f", lease_s=30))
 
 
-def test_an_expired_key_appends_again(store: EventStore) -> None:
+def test_an_expired_key_appends_again(store: Backend) -> None:
     battle(store)
     store.append(appending("b1", command(key="k"), fingerprint="f", retain_s=0.05))
     assert eventually(
@@ -194,7 +194,7 @@ def test_an_expired_key_appends_again(store: EventStore) -> None:
         store.append(appending("b1", command(key="k"), fingerprint="g"))
 
 
-def test_the_hash_chain_links_every_entry_and_verifies(store: EventStore) -> None:
+def test_the_hash_chain_links_every_entry_and_verifies(store: Backend) -> None:
     battle(store, commands=9)
     entries = list(store.iter_entries("b1"))
     assert all(later.prev_hash == earlier.hash for earlier, later in itertools.pairwise(entries))
@@ -203,7 +203,7 @@ def test_the_hash_chain_links_every_entry_and_verifies(store: EventStore) -> Non
     assert (check.head_version, check.head_hash) == (10, store.head("b1").hash)
 
 
-def test_a_rewritten_entry_breaks_the_chain_where_it_was_changed(store: EventStore) -> None:
+def test_a_rewritten_entry_breaks_the_chain_where_it_was_changed(store: Backend) -> None:
     battle(store, commands=5)
     entries = list(store.iter_entries("b1"))
     entries[3] = dataclasses.replace(entries[3], data={"engine": "forged"})
@@ -211,7 +211,7 @@ def test_a_rewritten_entry_breaks_the_chain_where_it_was_changed(store: EventSto
     assert not check.ok and (check.broken_at, check.reason) == (4, "hash_mismatch")
 
 
-def test_an_unknown_battle_is_reported_as_unknown(store: EventStore) -> None:
+def test_an_unknown_battle_is_reported_as_unknown(store: Backend) -> None:
     with pytest.raises(UnknownBattle):
         store.head("nope")
     with pytest.raises(UnknownBattle):
@@ -227,7 +227,7 @@ def test_an_unknown_battle_is_reported_as_unknown(store: EventStore) -> None:
     assert store.entry("nope", 1) is None and store.projection("nope") is None
 
 
-def test_creating_a_taken_battle_id_fails_and_keeps_the_original(store: EventStore) -> None:
+def test_creating_a_taken_battle_id_fails_and_keeps_the_original(store: Backend) -> None:
     original = store.create_battle("b1", created("first"), SEED)
     with pytest.raises(BattleExists):
         store.create_battle("b1", created("second"), "cd" * 32)
@@ -236,13 +236,13 @@ def test_creating_a_taken_battle_id_fails_and_keeps_the_original(store: EventSto
     assert list(store.battle_ids()) == ["b1"]
 
 
-def test_battle_ids_lists_every_battle(store: EventStore) -> None:
+def test_battle_ids_lists_every_battle(store: Backend) -> None:
     for battle_id in ("b1", "b2", "b3"):
         battle(store, battle_id)
     assert sorted(store.battle_ids()) == ["b1", "b2", "b3"]
 
 
-def test_read_pages_by_after_and_limit(store: EventStore) -> None:
+def test_read_pages_by_after_and_limit(store: Backend) -> None:
     battle(store, commands=9)
     assert [e.version for e in store.read("b1", limit=3)] == [1, 2, 3]
     assert [e.version for e in store.read("b1", after=3, limit=3)] == [4, 5, 6]
@@ -252,7 +252,7 @@ def test_read_pages_by_after_and_limit(store: EventStore) -> None:
 
 
 @pytest.mark.parametrize("batch", [1, 4, 5, 1000])
-def test_iter_entries_streams_a_range_in_batches(store: EventStore, batch: int) -> None:
+def test_iter_entries_streams_a_range_in_batches(store: Backend, batch: int) -> None:
     battle(store, commands=19)
     assert versions(store, "b1") == list(range(1, 21))
     ranged = store.iter_entries("b1", after=3, upto=15, batch=batch)
@@ -265,7 +265,7 @@ def test_iter_entries_streams_a_range_in_batches(store: EventStore, batch: int) 
 
 @pytest.mark.parametrize("batch", [1, 3, 1000])
 def test_an_imported_history_reads_back_entry_for_entry_with_its_secret_and_token(
-    store: EventStore, batch: int
+    store: Backend, batch: int
 ) -> None:
     battle(store, "b1", commands=6)
     original = list(store.iter_entries("b1"))
@@ -280,7 +280,7 @@ def test_an_imported_history_reads_back_entry_for_entry_with_its_secret_and_toke
     assert store.append(appending("copy", command())).version == 8  # the copy goes on like any battle
 
 
-def test_an_import_onto_a_taken_id_is_refused_and_changes_nothing(store: EventStore) -> None:
+def test_an_import_onto_a_taken_id_is_refused_and_changes_nothing(store: Backend) -> None:
     battle(store, "b1", commands=2)
     before = list(store.iter_entries("b1"))
     with pytest.raises(BattleExists):
@@ -304,7 +304,7 @@ def test_an_import_onto_a_taken_id_is_refused_and_changes_nothing(store: EventSt
     ids=["no_version_1", "a_gap", "a_broken_link", "an_edited_entry", "nothing"],
 )
 def test_a_history_that_does_not_chain_is_refused_and_leaves_nothing(
-    store: EventStore, broken: Callable[[list[StoredEntry]], list[StoredEntry]], version: int, reason: str
+    store: Backend, broken: Callable[[list[StoredEntry]], list[StoredEntry]], version: int, reason: str
 ) -> None:
     battle(store, "b1", commands=5)
     with pytest.raises(BrokenHistory) as refused:
@@ -320,7 +320,7 @@ def test_a_history_that_does_not_chain_is_refused_and_leaves_nothing(
 # --- derived keys: outcomes, state, snapshots ------------------------------------------------------
 
 
-def test_a_projection_lands_with_its_outcomes_and_snapshots(store: EventStore) -> None:
+def test_a_projection_lands_with_its_outcomes_and_snapshots(store: Backend) -> None:
     battle(store, commands=4)
     assert store.projection("b1") is None
     saved = store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3), snapshots=[state(2)])
@@ -331,7 +331,7 @@ def test_a_projection_lands_with_its_outcomes_and_snapshots(store: EventStore) -
     assert store.snapshot_at_or_before("b1", 3) == state(2)
 
 
-def test_the_projected_version_is_read_without_the_state(store: EventStore) -> None:
+def test_the_projected_version_is_read_without_the_state(store: Backend) -> None:
     battle(store, commands=4)
     assert store.projected_version("b1") == 0
     store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3))
@@ -340,21 +340,21 @@ def test_the_projected_version_is_read_without_the_state(store: EventStore) -> N
     assert store.projected_version("b1") == 0
 
 
-def test_a_projection_is_never_applied_twice(store: EventStore) -> None:
+def test_a_projection_is_never_applied_twice(store: Backend) -> None:
     battle(store, commands=4)
     assert store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3))
     assert not store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3))
     assert store.outcomes("b1") == outcomes(1, 3)
 
 
-def test_a_projection_never_goes_backwards(store: EventStore) -> None:
+def test_a_projection_never_goes_backwards(store: Backend) -> None:
     battle(store, commands=4)
     store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3))
     assert not store.save_projection("b1", state=state(2), outcomes=outcomes(1, 2))
     assert store.projection("b1") == state(3)
 
 
-def test_a_projection_that_skips_versions_writes_nothing(store: EventStore) -> None:
+def test_a_projection_that_skips_versions_writes_nothing(store: Backend) -> None:
     battle(store, commands=9)
     store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3))
     skipped = store.save_projection("b1", state=state(6), outcomes=outcomes(5, 6), snapshots=[state(6)])
@@ -364,7 +364,7 @@ def test_a_projection_that_skips_versions_writes_nothing(store: EventStore) -> N
     assert store.snapshot_at_or_before("b1", 6) is None
 
 
-def test_projections_continue_where_the_last_one_ended(store: EventStore) -> None:
+def test_projections_continue_where_the_last_one_ended(store: Backend) -> None:
     battle(store, commands=9)
     store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3))
     assert store.save_projection("b1", state=state(7), outcomes=outcomes(4, 7))
@@ -372,14 +372,14 @@ def test_projections_continue_where_the_last_one_ended(store: EventStore) -> Non
     assert store.outcomes("b1", after=7) == []
 
 
-def test_outcomes_out_of_sequence_are_a_caller_error(store: EventStore) -> None:
+def test_outcomes_out_of_sequence_are_a_caller_error(store: Backend) -> None:
     battle(store, commands=4)
     with pytest.raises(ValueError):
         store.save_projection("b1", state=state(3), outcomes=[(1, "{}"), (3, "{}")])
     assert store.projection("b1") is None
 
 
-def test_wait_outcome_returns_when_a_projection_lands(store: EventStore) -> None:
+def test_wait_outcome_returns_when_a_projection_lands(store: Backend) -> None:
     battle(store, commands=4)
     store.save_projection("b1", state=state(1), outcomes=outcomes(1, 1))
     got: list[str | None] = []
@@ -392,19 +392,19 @@ def test_wait_outcome_returns_when_a_projection_lands(store: EventStore) -> None
     assert got == ['{"version":3}']
 
 
-def test_wait_outcome_answers_at_once_when_the_outcome_exists(store: EventStore) -> None:
+def test_wait_outcome_answers_at_once_when_the_outcome_exists(store: Backend) -> None:
     battle(store, commands=2)
     store.save_projection("b1", state=state(3), outcomes=outcomes(1, 3))
     assert store.wait_outcome("b1", 2, timeout_s=30) == '{"version":2}'
 
 
-def test_wait_outcome_gives_none_when_nothing_lands_in_time(store: EventStore) -> None:
+def test_wait_outcome_gives_none_when_nothing_lands_in_time(store: Backend) -> None:
     battle(store, commands=2)
     assert store.wait_outcome("b1", 3, timeout_s=0.05) is None
     assert store.wait_outcome("b1", 3, timeout_s=0) is None
 
 
-def test_the_snapshot_at_or_before_a_version_is_the_latest_one_not_after_it(store: EventStore) -> None:
+def test_the_snapshot_at_or_before_a_version_is_the_latest_one_not_after_it(store: Backend) -> None:
     battle(store, commands=9)
     store.save_projection("b1", state=state(4), outcomes=outcomes(1, 4), snapshots=[state(2), state(4)])
     store.save_projection("b1", state=state(8), outcomes=outcomes(5, 8), snapshots=[state(6), state(8)])
@@ -414,7 +414,7 @@ def test_the_snapshot_at_or_before_a_version_is_the_latest_one_not_after_it(stor
     assert store.snapshot_at_or_before("b1", 100) == state(8)
 
 
-def test_deleting_derived_keys_keeps_the_log_and_allows_a_rebuild(store: EventStore) -> None:
+def test_deleting_derived_keys_keeps_the_log_and_allows_a_rebuild(store: Backend) -> None:
     battle(store, commands=4)
     head = store.head("b1")
     store.save_projection("b1", state=state(5), outcomes=outcomes(1, 5), snapshots=[state(4)])
@@ -429,7 +429,7 @@ def test_deleting_derived_keys_keeps_the_log_and_allows_a_rebuild(store: EventSt
 # --- coalesced scheduling and fold locks -----------------------------------------------------------
 
 
-def test_only_the_first_pending_mark_asks_for_a_job(store: EventStore) -> None:
+def test_only_the_first_pending_mark_asks_for_a_job(store: Backend) -> None:
     assert store.mark_pending("b1")
     assert not store.mark_pending("b2")
     assert not store.mark_pending("b1")
@@ -437,13 +437,13 @@ def test_only_the_first_pending_mark_asks_for_a_job(store: EventStore) -> None:
     assert store.take_pending(10) == []
 
 
-def test_a_cleared_flag_lets_the_next_mark_ask_for_a_job(store: EventStore) -> None:
+def test_a_cleared_flag_lets_the_next_mark_ask_for_a_job(store: Backend) -> None:
     store.mark_pending("b1")
     store.clear_scheduled()
     assert store.mark_pending("b1")
 
 
-def test_an_append_can_mark_its_battle_pending_in_the_same_call(store: EventStore) -> None:
+def test_an_append_can_mark_its_battle_pending_in_the_same_call(store: Backend) -> None:
     battle(store, "b1")
     battle(store, "b2")
     assert store.append(appending("b1", command(), mark_pending=True)).enqueue
@@ -453,7 +453,7 @@ def test_an_append_can_mark_its_battle_pending_in_the_same_call(store: EventStor
     assert store.append(appending("b1", command(), mark_pending=True)).enqueue
 
 
-def test_an_append_marks_nothing_unless_asked_or_when_refused(store: EventStore) -> None:
+def test_an_append_marks_nothing_unless_asked_or_when_refused(store: Backend) -> None:
     battle(store)
     assert not store.append(appending("b1", command(key="k"), fingerprint="f")).enqueue
     assert not store.append(appending("b1", command(key="k"), fingerprint="f", mark_pending=True)).enqueue
@@ -463,7 +463,7 @@ def test_an_append_marks_nothing_unless_asked_or_when_refused(store: EventStore)
     assert store.mark_pending("b1")
 
 
-def test_take_pending_pops_at_most_count(store: EventStore) -> None:
+def test_take_pending_pops_at_most_count(store: Backend) -> None:
     for n in range(5):
         store.mark_pending(f"b{n}")
     first, rest = store.take_pending(3), store.take_pending(10)
@@ -477,13 +477,13 @@ def test_a_lost_jobs_flag_expires_so_appends_reschedule(store_factory: StoreFact
     assert eventually(lambda: store.mark_pending("b1"))
 
 
-def test_a_lock_has_one_owner_at_a_time(store: EventStore) -> None:
+def test_a_lock_has_one_owner_at_a_time(store: Backend) -> None:
     assert store.try_lock("b1", "worker-a", ttl_ms=30_000)
     assert not store.try_lock("b1", "worker-b", ttl_ms=30_000)
     assert store.try_lock("b2", "worker-b", ttl_ms=30_000)
 
 
-def test_only_the_owner_releases_a_lock(store: EventStore) -> None:
+def test_only_the_owner_releases_a_lock(store: Backend) -> None:
     store.try_lock("b1", "worker-a", ttl_ms=30_000)
     store.unlock("b1", "worker-b")
     assert not store.try_lock("b1", "worker-b", ttl_ms=30_000)
@@ -491,7 +491,7 @@ def test_only_the_owner_releases_a_lock(store: EventStore) -> None:
     assert store.try_lock("b1", "worker-b", ttl_ms=30_000)
 
 
-def test_a_crashed_owners_lock_expires(store: EventStore) -> None:
+def test_a_crashed_owners_lock_expires(store: Backend) -> None:
     store.try_lock("b1", "worker-a", ttl_ms=50)
     assert eventually(lambda: store.try_lock("b1", "worker-b", ttl_ms=30_000))
     store.unlock("b1", "worker-a")  # the old owner waking up late must not free the new owner's lock
@@ -506,13 +506,13 @@ def token(digest: str = "d" * 64, token_id: str = "tok-1", **fields: object) -> 
     return TokenRecord(digest=digest, id=token_id, **values)  # type: ignore[arg-type]
 
 
-def test_a_battle_is_created_with_its_first_token(store: EventStore) -> None:
+def test_a_battle_is_created_with_its_first_token(store: Backend) -> None:
     store.create_battle("b1", created(), SEED, token=token())
     assert store.token("b1", "d" * 64) == token()
     assert store.tokens("b1") == [token()]
 
 
-def test_tokens_are_found_by_digest_and_belong_to_one_battle(store: EventStore) -> None:
+def test_tokens_are_found_by_digest_and_belong_to_one_battle(store: Backend) -> None:
     battle(store, "b1")
     battle(store, "b2")
     side = token("a" * 64, "tok-2", role="side", scope="attacker", expires_at="2030-01-01T00:00:00.000Z")
@@ -523,7 +523,7 @@ def test_tokens_are_found_by_digest_and_belong_to_one_battle(store: EventStore) 
     assert store.tokens("b2") == []
 
 
-def test_tokens_are_listed_oldest_first(store: EventStore) -> None:
+def test_tokens_are_listed_oldest_first(store: Backend) -> None:
     battle(store)
     later = token("a" * 64, "tok-a", created_at="2026-03-02T00:00:00.000Z")
     earlier = token("b" * 64, "tok-b", role="observer", created_at="2026-03-01T00:00:00.000Z")
@@ -532,14 +532,14 @@ def test_tokens_are_listed_oldest_first(store: EventStore) -> None:
     assert store.tokens("b1") == [earlier, later]
 
 
-def test_a_token_for_an_unknown_battle_is_refused(store: EventStore) -> None:
+def test_a_token_for_an_unknown_battle_is_refused(store: Backend) -> None:
     with pytest.raises(UnknownBattle):
         store.add_token("nope", token())
     assert store.token("nope", "d" * 64) is None and store.tokens("nope") == []
 
 
 def test_a_token_past_the_live_cap_is_refused_and_revoked_or_expired_ones_do_not_count(
-    store: EventStore,
+    store: Backend,
 ) -> None:
     battle(store)
     now = "2026-03-01T12:00:00.000Z"
@@ -560,7 +560,7 @@ def test_a_token_past_the_live_cap_is_refused_and_revoked_or_expired_ones_do_not
     assert len(store.tokens("b1")) == 5
 
 
-def test_a_revoked_token_stays_listed_as_revoked(store: EventStore) -> None:
+def test_a_revoked_token_stays_listed_as_revoked(store: Backend) -> None:
     battle(store)
     store.add_token("b1", token())
     store.add_token("b1", token("e" * 64, "tok-2"))
@@ -575,7 +575,7 @@ def test_a_revoked_token_stays_listed_as_revoked(store: EventStore) -> None:
 BUDGET = Budget(owner="token:t1", windows=(Window(amount=2, seconds=60), Window(amount=5, seconds=3600)))
 
 
-def test_an_append_counts_against_its_budget_and_past_it_appends_nothing(store: EventStore) -> None:
+def test_an_append_counts_against_its_budget_and_past_it_appends_nothing(store: Backend) -> None:
     battle(store)
     first = store.append(appending("b1", command(), budget=BUDGET))
     second = store.append(appending("b1", command(key="k"), fingerprint="f", budget=BUDGET))
@@ -591,7 +591,7 @@ def test_an_append_counts_against_its_budget_and_past_it_appends_nothing(store: 
     assert store.head("b1").version == 3
 
 
-def test_spend_counts_the_same_budget_as_appends(store: EventStore) -> None:
+def test_spend_counts_the_same_budget_as_appends(store: Backend) -> None:
     battle(store)
     store.append(appending("b1", command(), budget=BUDGET))
 
@@ -604,7 +604,7 @@ def test_spend_counts_the_same_budget_as_appends(store: EventStore) -> None:
     assert store.head("b1").version == 1 + 1
 
 
-def test_a_refusal_after_counting_says_what_was_spent(store: EventStore) -> None:
+def test_a_refusal_after_counting_says_what_was_spent(store: Backend) -> None:
     battle(store)
     with pytest.raises(VersionConflict) as conflict:
         store.append(appending("b1", command(), expected_version=7, budget=BUDGET))

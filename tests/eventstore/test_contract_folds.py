@@ -7,10 +7,10 @@ from typing import Any
 
 import redis
 
-from eventstore.protocol import EventStore
 from eventstore.records import FoldSave, Projection
 from eventstore.redis_store import RedisEventStore
 from tests.eventstore.helpers import battle
+from tests.fixtures.redis_server import Backend
 
 TTL_MS = 2_000
 
@@ -24,7 +24,7 @@ def save(first: int, last: int, **more: Any) -> FoldSave:
     return FoldSave(state=state(last), outcomes=outcomes, **more)
 
 
-def test_begin_locks_each_free_battle_and_reads_the_entries_after_its_projection(store: EventStore) -> None:
+def test_begin_locks_each_free_battle_and_reads_the_entries_after_its_projection(store: Backend) -> None:
     fresh, folded, taken = battle(store, "b1", commands=2), battle(store, "b2", commands=4), "b3"
     store.save_projection(folded, state=state(3), outcomes=save(1, 3).outcomes)
     battle(store, taken)
@@ -43,7 +43,7 @@ def test_begin_locks_each_free_battle_and_reads_the_entries_after_its_projection
     assert store.try_lock(fresh, "worker-a", TTL_MS)  # ours, renewed as try_lock renews
 
 
-def test_begin_reads_at_most_the_limit(store: EventStore) -> None:
+def test_begin_reads_at_most_the_limit(store: Backend) -> None:
     battle(store, "b1", commands=9)
 
     [start] = store.begin_folds(["b1"], "worker-a", TTL_MS, limit=4)
@@ -51,13 +51,13 @@ def test_begin_reads_at_most_the_limit(store: EventStore) -> None:
     assert start is not None and [entry.version for entry in start.entries] == [1, 2, 3, 4]
 
 
-def test_begin_on_a_battle_that_does_not_exist_reads_nothing(store: EventStore) -> None:
+def test_begin_on_a_battle_that_does_not_exist_reads_nothing(store: Backend) -> None:
     [start] = store.begin_folds(["nope"], "worker-a", TTL_MS, limit=100)
 
     assert start is not None and start.projection is None and start.entries == []
 
 
-def test_finish_saves_each_fold_and_releases_every_lock(store: EventStore) -> None:
+def test_finish_saves_each_fold_and_releases_every_lock(store: Backend) -> None:
     for battle_id in ("b1", "b2", "b3"):
         battle(store, battle_id, commands=3)
     store.save_projection("b2", state=state(4), outcomes=save(1, 4).outcomes)
@@ -74,7 +74,7 @@ def test_finish_saves_each_fold_and_releases_every_lock(store: EventStore) -> No
     assert all(store.try_lock(battle_id, "worker-b", TTL_MS) for battle_id in ("b1", "b2", "b3"))
 
 
-def test_finish_leaves_another_folders_lock_and_a_missing_battle_alone(store: EventStore) -> None:
+def test_finish_leaves_another_folders_lock_and_a_missing_battle_alone(store: Backend) -> None:
     battle(store, "b1", commands=1)
     assert store.try_lock("b1", "worker-b", TTL_MS)
 
@@ -85,7 +85,7 @@ def test_finish_leaves_another_folders_lock_and_a_missing_battle_alone(store: Ev
     assert store.entry("nope", 1) is None and store.projection("nope") is None
 
 
-def test_battles_marked_pending_again_are_all_taken_by_the_next_round(store: EventStore) -> None:
+def test_battles_marked_pending_again_are_all_taken_by_the_next_round(store: Backend) -> None:
     store.mark_pending_again(["b1", "b2", "b3"])
     store.mark_pending_again([])
 
@@ -107,13 +107,13 @@ def test_batched_calls_load_their_scripts_again_after_the_server_forgot_them(
     assert redis_store.try_lock("b1", "worker-b", TTL_MS)
 
 
-def test_marking_pending_again_says_whether_a_job_is_wanted(store: EventStore) -> None:
+def test_marking_pending_again_says_whether_a_job_is_wanted(store: Backend) -> None:
     assert store.mark_pending_again([]) is False
     assert store.mark_pending_again(["b1", "b2"]) is True
     assert store.mark_pending_again(["b3"]) is False  # coalesced: one job is already on its way
 
 
-def test_the_lagging_battles_are_those_projected_behind_their_head(store: EventStore) -> None:
+def test_the_lagging_battles_are_those_projected_behind_their_head(store: Backend) -> None:
     behind, current, fresh = (battle(store, battle_id, commands=3) for battle_id in ("b1", "b2", "b3"))
     store.save_projection(behind, state=state(2), outcomes=save(1, 2).outcomes)
     store.save_projection(current, state=state(4), outcomes=save(1, 4).outcomes)

@@ -10,10 +10,10 @@ from collections.abc import Callable
 
 from redis.cluster import RedisCluster
 
-from eventstore.protocol import EventStore
 from eventstore.records import Projection, TicketRecord
 from eventstore.redis_store import RedisEventStore
 from tests.eventstore.helpers import battle, eventually
+from tests.fixtures.redis_server import Backend
 
 
 def ticket(digest: str = "t" * 64, **fields: object) -> TicketRecord:
@@ -21,7 +21,7 @@ def ticket(digest: str = "t" * 64, **fields: object) -> TicketRecord:
     return TicketRecord(digest=digest, **values)  # type: ignore[arg-type]
 
 
-def outcomes(store: EventStore, battle_id: str, first: int, last: int) -> None:
+def outcomes(store: Backend, battle_id: str, first: int, last: int) -> None:
     store.save_projection(
         battle_id,
         state=Projection(version=last, state="{}"),
@@ -29,7 +29,7 @@ def outcomes(store: EventStore, battle_id: str, first: int, last: int) -> None:
     )
 
 
-def test_a_ticket_is_taken_once(store: EventStore) -> None:
+def test_a_ticket_is_taken_once(store: Backend) -> None:
     battle(store)
     store.add_ticket("b1", ticket(scope="attacker"), ttl_s=30)
 
@@ -37,7 +37,7 @@ def test_a_ticket_is_taken_once(store: EventStore) -> None:
     assert store.take_ticket("b1", "t" * 64) is None
 
 
-def test_a_ticket_belongs_to_its_battle(store: EventStore) -> None:
+def test_a_ticket_belongs_to_its_battle(store: Backend) -> None:
     battle(store, "b1")
     battle(store, "b2")
     store.add_ticket("b1", ticket(), ttl_s=30)
@@ -47,7 +47,7 @@ def test_a_ticket_belongs_to_its_battle(store: EventStore) -> None:
     assert store.take_ticket("b1", "t" * 64) == ticket()
 
 
-def test_a_ticket_expires(store: EventStore) -> None:
+def test_a_ticket_expires(store: Backend) -> None:
     battle(store)
     store.add_ticket("b1", ticket(), ttl_s=0.05)
     store.add_ticket("b1", ticket("v" * 64), ttl_s=30)
@@ -58,7 +58,7 @@ def test_a_ticket_expires(store: EventStore) -> None:
     assert store.take_ticket("b1", "v" * 64) == ticket("v" * 64)
 
 
-def test_following_answers_the_outcomes_after_each_cursor_of_every_battle(store: EventStore) -> None:
+def test_following_answers_the_outcomes_after_each_cursor_of_every_battle(store: Backend) -> None:
     for battle_id in ("b1", "b2", "b3", "b4"):  # on a cluster: battles on several slots and nodes
         battle(store, battle_id, commands=4)
     outcomes(store, "b1", 1, 5)
@@ -73,7 +73,7 @@ def test_following_answers_the_outcomes_after_each_cursor_of_every_battle(store:
     }
 
 
-def test_following_blocks_until_an_outcome_lands(store: EventStore) -> None:
+def test_following_blocks_until_an_outcome_lands(store: Backend) -> None:
     battle(store, "b1", commands=2)
     battle(store, "b2", commands=2)
     got: list[dict[str, list[tuple[int, str]]]] = []
@@ -87,7 +87,7 @@ def test_following_blocks_until_an_outcome_lands(store: EventStore) -> None:
     assert got == [{"b2": [(1, '{"version":1}')]}]
 
 
-def test_following_gives_nothing_when_nothing_lands_in_time(store: EventStore) -> None:
+def test_following_gives_nothing_when_nothing_lands_in_time(store: Backend) -> None:
     battle(store, commands=2)
     outcomes(store, "b1", 1, 2)
 
@@ -96,7 +96,7 @@ def test_following_gives_nothing_when_nothing_lands_in_time(store: EventStore) -
     assert store.follow_outcomes({}, timeout_s=0.05) == {}
 
 
-def test_an_interrupt_ends_a_follow_in_progress_with_nothing(store: EventStore) -> None:
+def test_an_interrupt_ends_a_follow_in_progress_with_nothing(store: Backend) -> None:
     battle(store, commands=2)
     got: list[dict[str, list[tuple[int, str]]]] = []
     follower = threading.Thread(target=lambda: got.append(store.follow_outcomes({"b1": 0}, 30)))
@@ -109,7 +109,7 @@ def test_an_interrupt_ends_a_follow_in_progress_with_nothing(store: EventStore) 
     assert got == [{}]
 
 
-def follow_in_progress(store: EventStore, follower: threading.Thread) -> Callable[[], bool]:
+def follow_in_progress(store: Backend, follower: threading.Thread) -> Callable[[], bool]:
     """The follower's wait has begun: its XREAD blocked in the server (Redis); in this process, waiting for
     a change (memory) or for the alarm between two reads (a cluster polls: no read of it blocks)."""
     if isinstance(store, RedisEventStore) and not isinstance(store.client, RedisCluster):
@@ -128,7 +128,7 @@ def waiting_in(thread: threading.Thread, function: str) -> bool:
     return bool(names) and names[0] == "wait" and function in names
 
 
-def test_an_interrupt_while_no_follow_runs_ends_the_next_one_only(store: EventStore) -> None:
+def test_an_interrupt_while_no_follow_runs_ends_the_next_one_only(store: Backend) -> None:
     battle(store, commands=2)
 
     store.interrupt_follow()

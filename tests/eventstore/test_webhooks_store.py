@@ -8,9 +8,10 @@ import dataclasses
 import pytest
 
 from eventstore.errors import UnknownBattle
-from eventstore.protocol import ATTEMPTS_KEPT, EventStore
 from eventstore.records import DeliveryAttempt, Projection, RequestRecord, WebhookProgress, WebhookRecord
+from eventstore.roles.webhooks import ATTEMPTS_KEPT
 from tests.eventstore.helpers import battle, eventually
+from tests.fixtures.redis_server import Backend
 
 
 def hook(webhook_id: str = "wh_1", **fields: object) -> WebhookRecord:
@@ -37,7 +38,7 @@ def attempt(version: int, status: str = "failed") -> DeliveryAttempt:
     )
 
 
-def test_a_webhook_is_kept_as_registered_secret_included(store: EventStore) -> None:
+def test_a_webhook_is_kept_as_registered_secret_included(store: Backend) -> None:
     battle(store)
     store.add_webhook("b1", hook())
     assert store.webhook("b1", "wh_1") == hook()
@@ -45,20 +46,20 @@ def test_a_webhook_is_kept_as_registered_secret_included(store: EventStore) -> N
     assert store.webhook("b1", "wh_2") is None
 
 
-def test_a_new_webhook_starts_after_the_projected_version(store: EventStore) -> None:
+def test_a_new_webhook_starts_after_the_projected_version(store: Backend) -> None:
     battle(store, commands=3)
     store.save_projection("b1", state=Projection(version=2, state="{}"), outcomes=[(1, "{}"), (2, "{}")])
     assert store.add_webhook("b1", hook()) == WebhookProgress(cursor=2)
     assert store.webhook_progress("b1", "wh_1") == WebhookProgress(cursor=2)
 
 
-def test_no_webhook_for_an_unknown_battle(store: EventStore) -> None:
+def test_no_webhook_for_an_unknown_battle(store: Backend) -> None:
     with pytest.raises(UnknownBattle):
         store.add_webhook("nope", hook())
     assert store.webhooks("nope") == []
 
 
-def test_webhooks_are_listed_oldest_first_and_their_battles_indexed(store: EventStore) -> None:
+def test_webhooks_are_listed_oldest_first_and_their_battles_indexed(store: Backend) -> None:
     battle(store)
     battle(store, "b2")
     store.add_webhook("b1", hook("wh_b", created_at="2026-03-01T12:00:02.000Z"))
@@ -68,7 +69,7 @@ def test_webhooks_are_listed_oldest_first_and_their_battles_indexed(store: Event
     assert sorted(store.webhook_battles()) == ["b1", "b2"]
 
 
-def test_deleting_a_battles_last_webhook_drops_it_from_the_index(store: EventStore) -> None:
+def test_deleting_a_battles_last_webhook_drops_it_from_the_index(store: Backend) -> None:
     battle(store)
     store.add_webhook("b1", hook("wh_1"))
     store.add_webhook("b1", hook("wh_2"))
@@ -80,7 +81,7 @@ def test_deleting_a_battles_last_webhook_drops_it_from_the_index(store: EventSto
     assert list(store.webhook_battles()) == ["b1"]
 
 
-def test_forgetting_a_battle_keeps_it_indexed_while_it_has_a_webhook(store: EventStore) -> None:
+def test_forgetting_a_battle_keeps_it_indexed_while_it_has_a_webhook(store: Backend) -> None:
     battle(store)
     store.add_webhook("b1", hook())
     store.forget_webhook_battle("b1")
@@ -89,7 +90,7 @@ def test_forgetting_a_battle_keeps_it_indexed_while_it_has_a_webhook(store: Even
     assert list(store.webhook_battles()) == ["b1"]
 
 
-def test_progress_and_attempts_are_saved_together_newest_attempt_first(store: EventStore) -> None:
+def test_progress_and_attempts_are_saved_together_newest_attempt_first(store: Backend) -> None:
     battle(store)
     store.add_webhook("b1", hook())
     failing = WebhookProgress(cursor=0, failures=1, failing_since="t0", next_retry_at="t1")
@@ -100,7 +101,7 @@ def test_progress_and_attempts_are_saved_together_newest_attempt_first(store: Ev
     assert store.delivery_attempts("b1", "wh_1", limit=1) == [attempt(1, "delivered")]
 
 
-def test_the_attempt_log_is_capped(store: EventStore) -> None:
+def test_the_attempt_log_is_capped(store: Backend) -> None:
     battle(store)
     store.add_webhook("b1", hook())
     for version in range(1, ATTEMPTS_KEPT + 6):
@@ -111,7 +112,7 @@ def test_the_attempt_log_is_capped(store: EventStore) -> None:
 
 
 def test_a_deleted_webhook_takes_its_progress_and_attempts_along_and_cannot_be_revived(
-    store: EventStore,
+    store: Backend,
 ) -> None:
     battle(store)
     store.add_webhook("b1", hook())
@@ -125,7 +126,7 @@ def test_a_deleted_webhook_takes_its_progress_and_attempts_along_and_cannot_be_r
     assert store.delivery_attempts("b1", "wh_1") == []
 
 
-def test_a_claim_is_given_once_until_released_or_expired(store: EventStore) -> None:
+def test_a_claim_is_given_once_until_released_or_expired(store: Backend) -> None:
     battle(store)
     store.add_webhook("b1", hook("wh_1"))
     store.add_webhook("b1", hook("wh_2"))
@@ -139,13 +140,13 @@ def test_a_claim_is_given_once_until_released_or_expired(store: EventStore) -> N
     assert eventually(lambda: store.claim_webhooks("b1", 30_000, ["wh_2"]) == ["wh_2"])
 
 
-def test_no_claim_for_a_battle_without_webhooks(store: EventStore) -> None:
+def test_no_claim_for_a_battle_without_webhooks(store: Backend) -> None:
     battle(store)
     assert store.claim_webhooks("b1", 30_000) == []
     assert store.claim_webhooks("b1", 30_000, []) == []
 
 
-def test_a_webhook_lock_has_one_owner_and_expires(store: EventStore) -> None:
+def test_a_webhook_lock_has_one_owner_and_expires(store: Backend) -> None:
     battle(store)
     store.add_webhook("b1", hook())
     assert store.try_lock_webhook("b1", "wh_1", "job-a", 50)
@@ -159,7 +160,7 @@ def test_a_webhook_lock_has_one_owner_and_expires(store: EventStore) -> None:
     assert store.try_lock_webhook("b1", "wh_1", "job-c", 30_000)
 
 
-def test_a_failed_webhook_is_never_claimed(store: EventStore) -> None:
+def test_a_failed_webhook_is_never_claimed(store: Backend) -> None:
     battle(store)
     store.add_webhook("b1", hook("wh_1"))
     store.add_webhook("b1", hook("wh_2"))
@@ -183,14 +184,14 @@ def note(kind: str, version: int | None = None, text: str = "noted") -> Delivery
     )
 
 
-def test_a_registration_keeps_the_version_it_started_after(store: EventStore) -> None:
+def test_a_registration_keeps_the_version_it_started_after(store: Backend) -> None:
     battle(store, commands=3)
     store.save_projection("b1", state=Projection(version=2, state="{}"), outcomes=[(1, "{}"), (2, "{}")])
     store.add_webhook("b1", hook())
     assert store.webhook("b1", "wh_1") == hook(start_version=2)
 
 
-def test_a_registration_is_replaced_only_while_its_secret_is_the_one_read(store: EventStore) -> None:
+def test_a_registration_is_replaced_only_while_its_secret_is_the_one_read(store: Backend) -> None:
     battle(store)
     store.add_webhook("b1", hook())
     rolled = hook(secret="whsec_bmV3", previous_secret="whsec_c2VjcmV0", previous_expires_at="t1")
@@ -204,7 +205,7 @@ def test_a_registration_is_replaced_only_while_its_secret_is_the_one_read(store:
 
 
 def test_a_recovery_clears_the_failures_moves_the_cursor_and_supersedes_a_running_job(
-    store: EventStore,
+    store: Backend,
 ) -> None:
     battle(store)
     store.add_webhook("b1", hook())
@@ -230,7 +231,7 @@ def test_a_recovery_clears_the_failures_moves_the_cursor_and_supersedes_a_runnin
     assert store.recover_webhook("b1", "wh_gone", None, note("recovered")) is None
 
 
-def test_a_note_is_logged_without_touching_the_progress(store: EventStore) -> None:
+def test_a_note_is_logged_without_touching_the_progress(store: Backend) -> None:
     battle(store)
     store.add_webhook("b1", hook())
 
@@ -241,7 +242,7 @@ def test_a_note_is_logged_without_touching_the_progress(store: EventStore) -> No
     assert store.webhook_progress("b1", "wh_1") == WebhookProgress(cursor=0)
 
 
-def test_an_idempotency_key_is_held_then_answered_or_released(store: EventStore) -> None:
+def test_an_idempotency_key_is_held_then_answered_or_released(store: Backend) -> None:
     battle(store)
     assert store.hold_request("b1", "key 1", "fp-a", 30_000) is None
     assert store.hold_request("b1", "key 1", "fp-a", 30_000) == RequestRecord(fingerprint="fp-a")

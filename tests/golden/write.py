@@ -71,7 +71,7 @@ def store_battle(store: MemoryEventStore, battle: Battle, *, fold: bool = True) 
     if given is None:
         if fold:
             # what a worker does: today's fold, its outcomes as it stores them
-            project_battle(store, found)
+            project_battle(store, store, found)
         return found
     head = len(battle["entries"])
     if [o.get("version") for o in given] != list(range(1, head + 1)):
