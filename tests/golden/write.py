@@ -1,7 +1,7 @@
 """The golden corpus writer: recorded logs → exports in today's format, through the service's own path.
 
 Each battle goes into eventstore's in-process store (the one the storage contract tests run beside Redis:
-tests/eventstore/test_contract.py) under an id and a server seed fixed by its name, with fixed `recorded_at`
+tests/eventstore/contract/) under an id and a server seed fixed by its name, with fixed `recorded_at`
 times, so the same logs always give the same bytes; its outcomes are stored as the workers store them
 (`workers.projection.project_battle`, today's fold) or as given; and the file is what `siege export` and
 `GET /battles/{id}/export` write (`service.exporting.export_lines`). Every file written is verified
