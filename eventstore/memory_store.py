@@ -21,7 +21,8 @@ class MemoryEventStore(
     MemoryLog, MemoryFolds, MemorySchedule, MemoryAccess, MemoryWebhooks, MemoryDeliveries, MemoryFollow
 ):
     """The battles' keys (MemoryKeys) with one lock, a condition on it waking `wait_outcome` when
-    projections land; the schedule, tokens, tickets and webhooks each behind a lock of their own."""
+    projections land; the fold locks, the schedule, tokens, tickets, webhook operations' keys and webhooks
+    each behind a lock of their own."""
 
     def __init__(self, *, scheduled_ttl_s: float = SCHEDULED_TTL_S) -> None:
         MemoryKeys.__init__(self)

@@ -37,16 +37,17 @@ class Log(Protocol):
         A keyed entry's record answers the same key for `retain_s` seconds: the same fingerprint replays
         (with the recorded response), another one raises IdempotencyMismatch, and until the response is
         recorded, for at most `lease_s` (0: no lease), the same fingerprint raises IdempotencyInFlight.
-        `mark_pending=True` also does `mark_pending(battle_id)` after a new entry lands, in the same
-        round trip where the backend can: the ingest hot path then costs one call. With `token_digest`, the
-        token stored under it must still be there and not revoked, judged before anything else but the
-        battle's existence (TokenRefused otherwise), so a caller may trust a remembered token record.
+        `mark_pending=True` also does `Schedule.mark_pending(battle_id)` after a new entry lands, in the
+        same round trip where the backend can: the ingest hot path then costs one call. With
+        `token_digest`, the token stored under it must still be there and not revoked, judged before
+        anything else but the battle's existence (TokenRefused otherwise), so a caller may trust a
+        remembered token record.
         With `budget`, the append is counted against it right after that (before the key is looked up, as a
         limiter in front would): past the budget it raises RateLimited; `spent` is on the answer or on
         the CountedRefusal raised.
 
         A key's record keeps only what its replay needs: the fingerprint, the version (the replayed 202 is
-        that entry's version and hash) and, once recorded, the short `answer` of `record_response`."""
+        that entry's version and hash) and, once recorded, the short answer of `Access.record_response`."""
 
     def head(self, battle_id: str) -> Head:
         """The log head; UnknownBattle if the battle does not exist."""
