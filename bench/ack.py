@@ -23,7 +23,7 @@ from redis.cluster import RedisCluster
 from bench.measures import Row
 from eventstore.config import connect
 from eventstore.embedded import EmbeddedServer
-from eventstore.records import NewEntry
+from eventstore.records import AppendRequest, NewEntry
 from eventstore.redis_store import RedisEventStore
 from eventstore.replication import ReplicaAck
 from tests.fixtures.cluster import replicated_cluster
@@ -71,7 +71,7 @@ def appends_us(
         mine = battles[n::threads] or battles
         try:
             while made[n] < each and time.perf_counter() < deadline:
-                store.append(mine[made[n] % len(mine)], entry())
+                store.append(AppendRequest(battle_id=mine[made[n] % len(mine)], entry=entry()))
                 made[n] += 1
         except BaseException as error:  # reported after the join: a failed run must not look fast
             failed.append(error)

@@ -10,15 +10,15 @@ import redis
 
 from eventstore import keys
 from eventstore.chain import entry_hash
-from eventstore.protocol import EventStore
 from eventstore.records import NewEntry
+from eventstore.roles import Log
 from eventstore.stream_fields import to_fields
 
 CHUNK = 2_000  # XADDs per pipeline round trip
 
 
 def extend(
-    client: redis.Redis[Any], store: EventStore, battle_id: str, commands: Iterable[Mapping[str, Any]]
+    client: redis.Redis[Any], store: Log, battle_id: str, commands: Iterable[Mapping[str, Any]]
 ) -> int:
     """Append wire commands `{type, ...fields, dice?}` with a valid hash chain; returns the new head version.
 

@@ -43,8 +43,8 @@ def fold_rows(store: RedisEventStore, ruleset: str, entries: int) -> list[Row]:
     seeds = seeds_of(store, battle_id, log[0])
     deque(project(None, log[:2_000], seeds), maxlen=0)  # warm: caches and the copiers of each record
     pure = _timed(lambda: deque(project(None, log, seeds), maxlen=0))
-    rebuilt = _timed(lambda: rebuild(store, battle_id))
-    verified = _timed(lambda: verify(store, battle_id).ok or sys.exit("verify found a difference"))
+    rebuilt = _timed(lambda: rebuild(store, store, battle_id))
+    verified = _timed(lambda: verify(store, store, battle_id).ok or sys.exit("verify found a difference"))
     return [
         Row(f"fold {ruleset}: pure, {len(log):,} entries in memory", _rates(len(log), pure)),
         Row(f"fold {ruleset}: rebuild through Redis", _rates(len(log), rebuilt), "≥ 20,000/s"),

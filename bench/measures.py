@@ -135,10 +135,10 @@ def fold_mixed(bench: Bench, ruleset: str, entries: int) -> list[Row]:
     )
     store = RedisEventStore(connect(bench.redis_url))
     start = time.perf_counter()
-    rebuilt = rebuild(store, battle_id).to_version
+    rebuilt = rebuild(store, store, battle_id).to_version
     rebuild_s = time.perf_counter() - start
     start = time.perf_counter()
-    verdict = verify(store, battle_id)
+    verdict = verify(store, store, battle_id)
     verify_s = time.perf_counter() - start
     return [
         Row(f"fold a mixed {ruleset} log ({count:,} entries of {what})", f"{count / seconds:,.0f} entries/s"),
@@ -201,7 +201,7 @@ def _timed_fold(bench: Bench, battle_id: str, commands: Iterable[dict[str, objec
     try:
         extend(client, store, battle_id, commands)
         start = time.perf_counter()
-        folded = project_battle(store, battle_id)
+        folded = project_battle(store, store, battle_id)
         seconds = time.perf_counter() - start
     finally:
         store.unlock(battle_id, "bench")

@@ -15,7 +15,7 @@ from workers.replay import rebuild
 def main(redis_url: str, battle_id: str) -> None:
     store = RedisEventStore(connect(redis_url))
     start = time.perf_counter()
-    folded = rebuild(store, battle_id)
+    folded = rebuild(store, store, battle_id)
     seconds = time.perf_counter() - start
     max_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
     print(json.dumps({"entries": folded.to_version, "seconds": seconds, "max_rss_mb": max_rss_mb}))

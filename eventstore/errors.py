@@ -1,4 +1,4 @@
-"""What the storage contract (eventstore/protocol.py) raises: a refusal a caller answers, or a broken log."""
+"""What the storage contract (eventstore/roles/) raises: a refusal a caller answers, or a broken log."""
 
 from __future__ import annotations
 

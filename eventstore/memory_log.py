@@ -1,154 +1,134 @@
-"""One battle's keys held in process memory, mirroring the Redis layout (log, idempotency, derived)."""
+"""The log in process memory: create, import, append, head, reads, and the outcomes folded from it."""
 
 from __future__ import annotations
 
-import bisect
-import json
-import time
-from dataclasses import dataclass, field
-from typing import Any
+import dataclasses
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from eventstore.canonical import canonical_json
-from eventstore.chain import entry_hash
-from eventstore.errors import IdempotencyInFlight, IdempotencyMismatch, VersionConflict
-from eventstore.protocol import GENESIS_HASH
-from eventstore.records import BATTLE_OWNER, Appended, Budget, Head, NewEntry, Projection, Spent, StoredEntry
-
-
-@dataclass(slots=True)
-class IdemRecord:
-    """Times are wall-clock seconds, as Redis's TIME is."""
-
-    fingerprint: str
-    version: int
-    hash: str
-    expires: float
-    lease_until: float | None
-    response: str | None = None
-
-    def answer(self, fingerprint: str, now: float) -> Appended:
-        if self.fingerprint != fingerprint:
-            raise IdempotencyMismatch(self.version)
-        if self.response is None and self.lease_until is not None and self.lease_until > now:
-            raise IdempotencyInFlight(self.version)
-        return Appended(version=self.version, hash=self.hash, replayed=True, response=self.response)
+from eventstore.chain import linked
+from eventstore.errors import BattleExists, CountedRefusal, RateLimited, TokenRefused
+from eventstore.memory_battle import MemoryBattle, MemoryKeys
+from eventstore.records import (
+    Appended,
+    AppendRequest,
+    Head,
+    HeadRegression,
+    ImportRequest,
+    NewEntry,
+    StoredEntry,
+    TokenRecord,
+)
 
 
-@dataclass(slots=True)
-class MemoryBattle:
-    """Not thread-safe on its own: the store holds its lock around every call."""
+class MemoryLog(MemoryKeys):
+    if TYPE_CHECKING:  # what it asks of the store's other roles (the access and schedule bases answer)
 
-    secret: str
-    log: list[StoredEntry] = field(default_factory=list)
-    idem: dict[str, IdemRecord] = field(default_factory=dict)
-    outcomes: list[tuple[int, str]] = field(default_factory=list)
-    state: Projection | None = None
-    snapshots: dict[int, str] = field(default_factory=dict)
-    snapshot_versions: list[int] = field(default_factory=list)
-    rates: dict[tuple[str, int], tuple[int, float]] = field(default_factory=dict)  # → (used, window end)
+        def add_token(
+            self, battle_id: str, token: TokenRecord, *, live_cap: int = 0, now: str = ""
+        ) -> None: ...
 
-    def spend(self, budget: Budget) -> Spent:
-        """As eventstore/lua/rate.lua counts: every window hit, the tightest one answered."""
-        now, tightest = time.time(), None
-        for owner, window in budget.counted():
-            used, ends = self.rates.get((owner, window.seconds), (0, 0.0))
-            if ends <= now:
-                used, ends = 0, now + window.seconds
-            self.rates[(owner, window.seconds)] = (used + 1, ends)
-            left, shared = window.amount - used - 1, owner == BATTLE_OWNER
-            spent = Spent(window=window, left=left, reset_s=ends - now, shared=shared)
-            if tightest is None or spent.left < tightest.left:
-                tightest = spent
-        assert tightest is not None, "a budget has at least one window"
-        return tightest
+        def token(self, battle_id: str, digest: str) -> TokenRecord | None: ...
 
-    @property
-    def head(self) -> Head:
-        last = self.log[-1] if self.log else None
-        return Head(version=last.version, hash=last.hash) if last else Head(version=0, hash=GENESIS_HASH)
+        def mark_pending(self, battle_id: str) -> bool: ...
 
-    def append(
-        self,
-        entry: NewEntry,
-        expected_version: int | None,
-        fingerprint: str,
-        retain_s: float = 0.0,
-        lease_s: float = 0.0,
+    def create_battle(
+        self, battle_id: str, created: NewEntry, server_seed: str, *, token: TokenRecord | None = None
     ) -> Appended:
-        key, now = entry.idempotency_key, time.time()
-        seen = self.idem.get(key) if key else None
-        if seen is not None and seen.expires > now:  # an expired record is as good as none
-            return seen.answer(fingerprint, now)
-        head = self.head
-        if expected_version is not None and expected_version != head.version:
-            raise VersionConflict(head.version)
-        stored = _stored(head.version + 1, entry, head.hash)
-        self.log.append(stored)
-        if key:
-            self.idem = {k: r for k, r in self.idem.items() if r.expires > now}
-            self.idem[key] = IdemRecord(
-                fingerprint=fingerprint,
-                version=stored.version,
-                hash=stored.hash,
-                expires=now + retain_s,
-                lease_until=now + lease_s,
+        with self._changed:
+            if battle_id in self._battles:
+                raise BattleExists(battle_id)
+            battle = MemoryBattle(secret=server_seed)
+            # no key is recorded for version 1, as create.lua records none
+            appended = battle.append(AppendRequest(battle_id=battle_id, entry=created, retain_s=0.0))
+            self._battles[battle_id] = battle
+        if token is not None:
+            self.add_token(battle_id, token)
+        return appended
+
+    def import_battle(self, request: ImportRequest) -> Head:
+        battle_id, token = request.battle_id, request.token
+        # checked whole before anything is kept, as Redis leaves nothing behind
+        log = list(linked(request.entries))
+        with self._changed:
+            if battle_id in self._battles:
+                raise BattleExists(battle_id)
+            self._battles[battle_id] = MemoryBattle(secret=request.server_seed, log=log)
+        if token is not None:
+            self.add_token(battle_id, token)
+        return Head(version=log[-1].version, hash=log[-1].hash)
+
+    def append(self, request: AppendRequest) -> Appended:
+        battle_id, token_digest, budget = request.battle_id, request.token_digest, request.budget
+        with self._changed:
+            battle = self._battle(battle_id)
+            held = self.token(battle_id, token_digest) if token_digest is not None else None
+            if token_digest is not None and (held is None or held.revoked):
+                raise TokenRefused(battle_id)
+            spent = battle.spend(budget) if budget else None
+            if spent is not None and spent.breached:
+                raise RateLimited(spent)
+            try:
+                appended = battle.append(request)
+            except CountedRefusal as refused:
+                refused.spent = spent
+                raise
+        appended = dataclasses.replace(appended, spent=spent)
+        if request.mark_pending and not appended.replayed:
+            return dataclasses.replace(appended, enqueue=self.mark_pending(battle_id))
+        return appended
+
+    def head(self, battle_id: str) -> Head:
+        with self._changed:
+            return self._battle(battle_id).head
+
+    def read(self, battle_id: str, *, after: int = 0, limit: int = 100) -> list[StoredEntry]:
+        with self._changed:
+            return self._battle(battle_id).log[max(after, 0) : max(after, 0) + max(limit, 0)]
+
+    def entry(self, battle_id: str, version: int) -> StoredEntry | None:
+        with self._changed:
+            log = self._battles[battle_id].log if battle_id in self._battles else []
+            return log[version - 1] if 1 <= version <= len(log) else None
+
+    def iter_entries(
+        self, battle_id: str, *, after: int = 0, upto: int | None = None, batch: int = 1000
+    ) -> Iterator[StoredEntry]:
+        while upto is None or after < upto:
+            entries = self.read(
+                battle_id, after=after, limit=batch if upto is None else min(batch, upto - after)
             )
-        return Appended(version=stored.version, hash=stored.hash)
+            yield from entries
+            if len(entries) < batch:
+                return
+            after = entries[-1].version
 
-    def record_response(self, key: str, version: int, response: str) -> bool:
-        seen = self.idem.get(key)
-        if seen is None or seen.version != version:
-            return False
-        seen.response, seen.lease_until = response, None
-        return True
+    def secret(self, battle_id: str) -> str:
+        with self._changed:
+            return self._battle(battle_id).secret
 
-    def save(self, state: Projection, outcomes: list[tuple[int, str]], snapshots: list[Projection]) -> bool:
-        stored = self.state.version if self.state else 0
-        if state.version <= stored or (outcomes and outcomes[0][0] != stored + 1):
-            return False
-        if outcomes and self.outcomes and self.outcomes[-1][0] > stored:
-            return False
-        self.outcomes.extend(outcomes)
-        self.state = state
-        for snapshot in snapshots:
-            if snapshot.version not in self.snapshots:
-                bisect.insort(self.snapshot_versions, snapshot.version)
-            self.snapshots[snapshot.version] = snapshot.state
-        return True
+    def head_regressions(self, battle_id: str) -> list[HeadRegression]:
+        with self._changed:
+            self._battle(battle_id)
+            return []  # a process's own memory cannot lose what it acknowledged
 
-    def outcome(self, version: int) -> str | None:
-        index = bisect.bisect_left(self.outcomes, version, key=lambda pair: pair[0])
-        found = self.outcomes[index] if index < len(self.outcomes) else None
-        return found[1] if found and found[0] == version else None
+    def battle_ids(self) -> Iterator[str]:
+        with self._changed:
+            ids = list(self._battles)
+        yield from ids
 
-    def snapshot_at_or_before(self, version: int) -> Projection | None:
-        index = bisect.bisect_right(self.snapshot_versions, version)
-        if index == 0:
-            return None
-        found = self.snapshot_versions[index - 1]
-        return Projection(version=found, state=self.snapshots[found])
+    def outcome(self, battle_id: str, version: int) -> str | None:
+        with self._changed:
+            battle = self._battles.get(battle_id)
+            return battle.outcome(version) if battle else None
 
-    def delete_derived(self) -> None:
-        self.outcomes, self.state = [], None
-        self.snapshots, self.snapshot_versions = {}, []
+    def outcomes(self, battle_id: str, *, after: int = 0, limit: int = 100) -> list[tuple[int, str]]:
+        with self._changed:
+            battle = self._battles.get(battle_id)
+            found = [pair for pair in battle.outcomes if pair[0] > after] if battle else []
+            return found[: max(limit, 0)]
 
-
-def _stored(version: int, entry: NewEntry, prev_hash: str) -> StoredEntry:
-    return StoredEntry(
-        version=version,
-        type=entry.type,
-        data=_copied(entry.data),
-        schema_version=entry.schema_version,
-        actor=entry.actor,
-        idempotency_key=entry.idempotency_key,
-        recorded_at=entry.recorded_at,
-        dice=_copied(entry.dice),
-        prev_hash=prev_hash,
-        hash=entry_hash(version, entry, prev_hash),
-    )
-
-
-def _copied(value: dict[str, Any]) -> dict[str, Any]:
-    """A JSON round trip, as Redis does: later changes to the caller's dict cannot reach the log."""
-    copied: dict[str, Any] = json.loads(canonical_json(value))
-    return copied
+    def projected_version(self, battle_id: str) -> int:
+        with self._changed:
+            battle = self._battles.get(battle_id)
+            return battle.state.version if battle and battle.state else 0

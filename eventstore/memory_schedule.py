@@ -1,11 +1,12 @@
-"""Coalesced projection scheduling and fold locks in process memory, with Redis's expiry semantics."""
+"""Coalesced projection scheduling in process memory, with Redis's expiry semantics."""
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 
-from eventstore.protocol import SCHEDULED_TTL_S
+from eventstore.roles.schedule import SCHEDULED_TTL_S
 
 
 class MemorySchedule:
@@ -14,7 +15,6 @@ class MemorySchedule:
         self._pending: set[str] = set()
         self._scheduled_until = 0.0
         self._scheduled_ttl_s = scheduled_ttl_s
-        self._locks: dict[str, tuple[str, float]] = {}
 
     def mark_pending(self, battle_id: str) -> bool:
         with self._schedule_lock:
@@ -33,17 +33,5 @@ class MemorySchedule:
         with self._schedule_lock:
             self._scheduled_until = 0.0
 
-    def try_lock(self, battle_id: str, owner: str, ttl_ms: int) -> bool:
-        with self._schedule_lock:
-            now = time.monotonic()
-            holder = self._locks.get(battle_id)
-            if holder is not None and holder[1] > now and holder[0] != owner:
-                return False
-            self._locks[battle_id] = (owner, now + ttl_ms / 1000)
-            return True
-
-    def unlock(self, battle_id: str, owner: str) -> None:
-        with self._schedule_lock:
-            holder = self._locks.get(battle_id)
-            if holder is not None and holder[0] == owner:
-                del self._locks[battle_id]
+    def mark_pending_again(self, battle_ids: Sequence[str]) -> bool:
+        return any([self.mark_pending(battle_id) for battle_id in battle_ids])

@@ -3,23 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
-from eventstore.protocol import EventStore
 from eventstore.records import StoredEntry
+
+if TYPE_CHECKING:  # the in-browser verifier imports this module without the store's roles
+    from eventstore.roles import Log
 
 BATCH = 500  # entries or outcomes read per round trip: memory stays flat however long the battle
 
 
-def history(
-    store: EventStore, battle_id: str, *, after: int = 0, upto: int | None = None
-) -> Iterator[StoredEntry]:
+def history(store: Log, battle_id: str, *, after: int = 0, upto: int | None = None) -> Iterator[StoredEntry]:
     """The log after version `after` (to `upto` inclusive), as every fold of stored history reads it."""
     return store.iter_entries(battle_id, after=after, upto=upto, batch=BATCH)
 
 
-def iter_outcomes(
-    store: EventStore, battle_id: str, upto: int, *, batch: int = BATCH
-) -> Iterator[tuple[int, str]]:
+def iter_outcomes(store: Log, battle_id: str, upto: int, *, batch: int = BATCH) -> Iterator[tuple[int, str]]:
     """The stored outcomes of versions 1..upto, in version order, as their canonical JSON text."""
     after = 0
     while after < upto:
@@ -31,7 +30,7 @@ def iter_outcomes(
 
 
 def with_entries(
-    store: EventStore, battle_id: str, outcomes: Sequence[tuple[int, str]]
+    store: Log, battle_id: str, outcomes: Sequence[tuple[int, str]]
 ) -> list[tuple[StoredEntry, str]]:
     """Stored outcomes of consecutive versions, each with the log entry it decides (read in one call): what
     the stream and the webhooks summarise."""

@@ -1,11 +1,13 @@
-"""The records the storage contract (eventstore/protocol.py) takes and gives: entries, heads, budgets,
+"""The records the storage contract (eventstore/roles/) takes and gives: entries, heads, budgets,
 projections, folds, tokens, tickets and webhooks; frozen, as every backend hands them over."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+IDEMPOTENCY_RETAIN_S = 24 * 3600.0  # how long an idempotency key answers with its original response
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -90,6 +92,22 @@ class Spent:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class AppendRequest:
+    """One append, as `Log.append` takes it (what each option does is told there): the entry, and what
+    the append checks and counts before it lands."""
+
+    battle_id: str
+    entry: NewEntry
+    expected_version: int | None = None  # the head the entry must follow; None: wherever the head is
+    fingerprint: str | None = None  # of the request a keyed entry came with: a replay must match it
+    mark_pending: bool = False  # mark the battle pending once the entry lands, in the same round trip
+    retain_s: float = IDEMPOTENCY_RETAIN_S  # how long a keyed entry's record answers its key
+    lease_s: float = 0.0  # how long the key stays in flight until its response is recorded (0: not at all)
+    token_digest: str | None = None  # the token the entry is appended under, which must still stand
+    budget: Budget | None = None  # the rate budget the append is counted against
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Appended:
     """Where an append landed; `replayed` is true when an idempotency record answered instead, with
     `response` the one recorded for the key (None when its request never recorded one).
@@ -104,6 +122,18 @@ class Appended:
     enqueue: bool = False
     response: str | None = None
     spent: Spent | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ImportRequest:
+    """A whole history to recreate a battle from, as `Log.import_battle` takes it: the entries, streamed
+    in version order, land `batch` at a time; the secret seed and the first token once the last one has."""
+
+    battle_id: str
+    entries: Iterable[StoredEntry]
+    server_seed: str
+    token: TokenRecord | None = None
+    batch: int = 1000
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,4 +1,5 @@
-"""A drain round's per-battle calls batched across its battles: every lock and read in one round trip,
+"""Folds in Redis: a battle's state and snapshots (saved with its outcomes in one script), its fold lock,
+and a drain round's per-battle calls batched across its battles: every lock and read in one round trip,
 every save and unlock in another; the reconciler's look at every battle, a round trip per page.
 Each battle's call stays on its own slot."""
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from eventstore import keys, lua
 from eventstore.config import RedisClient
+from eventstore.errors import UnknownBattle
 from eventstore.records import FoldSave, FoldStart, Projection
 from eventstore.redis_derived import save_call
 from eventstore.stream_fields import from_fields, text, version_of
@@ -17,9 +19,53 @@ from eventstore.stream_fields import from_fields, text, version_of
 class RedisFolds:
     def __init__(self, client: RedisClient) -> None:
         self._client = client
+        self._save_script = lua.register(client, "save_projection")
+        self._lock_script = lua.register(client, "lock")
+        self._unlock_script = lua.register(client, "unlock")
         self._begin_fold_script = lua.register_batched(client, "begin_fold")
         self._save_fold_script = lua.register_batched(client, "save_projection")
         self._unlock_fold_script = lua.register_batched(client, "unlock")
+
+    def projection(self, battle_id: str) -> Projection | None:
+        version, state = self._client.hmget(keys.state(battle_id), ["version", "state"])
+        if version is None or state is None:
+            return None
+        return Projection(version=int(version), state=text(state))
+
+    def save_projection(
+        self,
+        battle_id: str,
+        *,
+        state: Projection,
+        outcomes: Sequence[tuple[int, str]],
+        snapshots: Sequence[Projection] = (),
+    ) -> bool:
+        saved = int(self._save_script(*save_call(battle_id, state, outcomes, snapshots)))
+        if saved < 0:
+            raise UnknownBattle(battle_id)
+        return saved == 1
+
+    def snapshot_at_or_before(self, battle_id: str, version: int) -> Projection | None:
+        index = keys.snapshot_versions(battle_id)
+        found = self._client.zrevrangebyscore(index, version, "-inf", start=0, num=1)
+        if not found:
+            return None
+        state = self._client.hget(keys.snapshots(battle_id), found[0])
+        return None if state is None else Projection(version=int(found[0]), state=text(state))
+
+    def delete_derived(self, battle_id: str) -> None:
+        self._client.delete(
+            keys.outcomes(battle_id),
+            keys.state(battle_id),
+            keys.snapshots(battle_id),
+            keys.snapshot_versions(battle_id),
+        )
+
+    def try_lock(self, battle_id: str, owner: str, ttl_ms: int) -> bool:
+        return bool(self._lock_script(keys=[keys.lock(battle_id)], args=[owner, ttl_ms]))
+
+    def unlock(self, battle_id: str, owner: str) -> None:
+        self._unlock_script(keys=[keys.lock(battle_id)], args=[owner])
 
     def begin_folds(
         self, battle_ids: Sequence[str], owner: str, ttl_ms: int, *, limit: int

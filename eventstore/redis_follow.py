@@ -1,4 +1,5 @@
-"""Watching the outcomes streams of many battles at once, for a process's stream reader
+"""Following outcomes in Redis: waiting for one battle's next outcome (XREAD BLOCK on its stream), and
+watching the outcomes streams of many battles at once, for a process's stream reader
 (service/streams/hub.py).
 
 On one Redis node it is one XREAD BLOCK over every stream, and over the process's own alarm stream, which
@@ -22,9 +23,11 @@ from redis.cluster import RedisCluster
 
 from eventstore import keys
 from eventstore.config import RedisClient
-from eventstore.redis_derived import MAX_BLOCK_MS, outcome_of
+from eventstore.redis_derived import outcome_of, read_outcome
 from eventstore.stream_fields import text, version_of
 
+# one XREAD BLOCK stays under redis-py's default 5 s socket timeout; longer waits loop
+MAX_BLOCK_MS = 1000
 POLL_S = 0.05  # a cluster's streams are read this often while nothing comes
 ALARM_TTL_MS = 3_600_000  # an alarm stream outlives its process by at most this long
 
@@ -47,6 +50,22 @@ class RedisFollow:
         if self._own_alarm.pid != os.getpid():
             self._own_alarm = _Alarm()  # forked: the parent's alarm is the parent's
         return self._own_alarm
+
+    def wait_outcome(self, battle_id: str, version: int, timeout_s: float) -> str | None:
+        found = read_outcome(self._client, battle_id, version)
+        deadline = time.monotonic() + timeout_s
+        while found is None and version >= 1:
+            left_ms = int((deadline - time.monotonic()) * 1000)
+            if left_ms <= 0:
+                return None
+            # Reading after v-1 wakes on the first outcome past v-1, even one landed since the XRANGE above.
+            block = min(left_ms, MAX_BLOCK_MS)
+            reply = self._client.xread({keys.outcomes(battle_id): f"0-{version - 1}"}, count=1, block=block)
+            for _stream, rows in reply or []:
+                if version_of(rows[0][0]) != version:
+                    return None  # a later outcome without this one: a stream only grows, so it cannot come
+                found = outcome_of(rows[0])
+        return found
 
     def interrupt_follow(self) -> None:
         alarm = self._alarm()

@@ -1,11 +1,10 @@
-"""Idempotency records in Redis: what a refused append script means, and recording a key's response."""
+"""What the append script means when it wrote nothing: a replay from the key's idempotency record, or the
+refusal it stands for."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from eventstore import keys, lua
-from eventstore.config import RedisClient
 from eventstore.errors import (
     CountedRefusal,
     IdempotencyInFlight,
@@ -36,11 +35,3 @@ def refusal(status: str, said: list[Any], spent: Spent | None) -> Appended:
         raise RuntimeError(f"unexpected append script status {status!r}")
     error.spent = spent
     raise error
-
-
-class RedisIdempotency:
-    def __init__(self, client: RedisClient) -> None:
-        self._response_script = lua.register(client, "idem_response")
-
-    def record_response(self, battle_id: str, key: str, version: int, response: str) -> bool:
-        return bool(self._response_script(keys=[keys.idem(battle_id)], args=[key, version, response]))

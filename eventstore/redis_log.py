@@ -1,4 +1,5 @@
-"""The command log in Redis Streams: create, append (one Lua round trip), head, reads."""
+"""The log in Redis Streams: create, import, append (one Lua round trip), head, reads, and the outcomes
+folded from it."""
 
 from __future__ import annotations
 
@@ -15,11 +16,11 @@ from redis.cluster import RedisCluster
 from redis.commands.core import Script
 from redis.exceptions import RedisError
 
-from eventstore import keys, lua
+from eventstore import keys, lua, redis_import
 from eventstore import redis_rate as rate
 from eventstore import redis_schedule as schedule
 from eventstore.canonical import canonical_json
-from eventstore.chain import entry_hash
+from eventstore.chain import GENESIS_HASH, entry_hash
 from eventstore.config import RedisClient
 from eventstore.errors import (
     AppendContention,
@@ -30,17 +31,18 @@ from eventstore.errors import (
     UnknownBattle,
 )
 from eventstore.head_cache import HeadCache
-from eventstore.protocol import GENESIS_HASH, IDEMPOTENCY_RETAIN_S
 from eventstore.records import (
     Appended,
-    Budget,
+    AppendRequest,
     Head,
     HeadRegression,
+    ImportRequest,
     NewEntry,
     Spent,
     StoredEntry,
     TokenRecord,
 )
+from eventstore.redis_derived import outcome_of, read_outcome
 from eventstore.redis_idem import refusal
 from eventstore.redis_tokens import token_json
 from eventstore.replication import ReplicaAck, run_acknowledged
@@ -77,6 +79,7 @@ class RedisLog:
         self._acknowledged = HeadCache()  # the last head this process answered for, to see one lost
         self._turns = [threading.Lock() for _ in range(APPEND_STRIPES)]
         self._create_script = lua.register(client, "create")
+        self._import_script = lua.register(client, "import_finish")
         self._append_script = lua.register(client, "append")
         self._release_claim = lua.register(client, "unlock")
 
@@ -99,19 +102,11 @@ class RedisLog:
         self._acknowledged.put(battle_id, Head(version=1, hash=digest))
         return Appended(version=1, hash=digest)
 
-    def append(
-        self,
-        battle_id: str,
-        entry: NewEntry,
-        *,
-        expected_version: int | None = None,
-        fingerprint: str | None = None,
-        mark_pending: bool = False,
-        retain_s: float = IDEMPOTENCY_RETAIN_S,
-        lease_s: float = 0.0,
-        token_digest: str | None = None,
-        budget: Budget | None = None,
-    ) -> Appended:
+    def import_battle(self, request: ImportRequest) -> Head:
+        return redis_import.import_battle(self._client, self._import_script, request)
+
+    def append(self, request: AppendRequest) -> Appended:
+        battle_id, entry, budget = request.battle_id, request.entry, request.budget
         script_keys = [
             keys.log(battle_id),
             keys.idem(battle_id),
@@ -120,11 +115,12 @@ class RedisLog:
             keys.append_claim(battle_id),
             *rate.counters(battle_id, budget),
         ]
-        marks_in_script = mark_pending and self._marks_in_script
+        marks_in_script = request.mark_pending and self._marks_in_script
         if marks_in_script:
             script_keys += [keys.PENDING, keys.SCHEDULED]
-        expected = "" if expected_version is None else str(expected_version)
-        checks = [expected, entry.idempotency_key or "", fingerprint or ""]
+        expected = "" if request.expected_version is None else str(request.expected_version)
+        checks = [expected, entry.idempotency_key or "", request.fingerprint or ""]
+        lease_ms, token_digest = max(int(request.lease_s * 1000), 0), request.token_digest or ""
         claimant = secrets.token_hex(16)  # as unique as a uuid4's hex, a fifth of its cost
         with self._turns[hash(battle_id) % APPEND_STRIPES]:
             for attempt in range(MAX_TRIES):
@@ -135,14 +131,18 @@ class RedisLog:
                 digest = entry_hash(version, entry, prev.hash)
                 written = [f"0-{version}", version, digest, battle_id, self._scheduled_ttl_ms]
                 fields = [canonical_json(to_fields(entry, prev.hash, digest))]
-                kept = [schedule.ttl_ms(retain_s), max(int(lease_s * 1000), 0), token_digest or "", claimant]
+                kept = [schedule.ttl_ms(request.retain_s), lease_ms, token_digest, claimant]
                 args = [*checks, prev.version, prev.hash, *written, *fields, *kept, *rate.windows(budget)]
                 reply, confirmed = self._run(self._append_script, battle_id, script_keys, args)
                 # every reply is (status, the budget's window, left, reset ms, what the status says...)
                 status, spent, said = text(reply[0]), rate.spent_of(budget, reply[1:4]), reply[4:]
                 if status == "ok":
                     self._heads.put(battle_id, Head(version=version, hash=digest))
-                    marked = bool(said[0]) if marks_in_script else self._mark_after(battle_id, mark_pending)
+                    marked = (
+                        bool(said[0])
+                        if marks_in_script
+                        else self._mark_after(battle_id, request.mark_pending)
+                    )
                     self._require_replicas(confirmed)
                     self._acknowledged.put(battle_id, Head(version=version, hash=digest))
                     return Appended(version=version, hash=digest, enqueue=marked, spent=spent)
@@ -266,6 +266,19 @@ class RedisLog:
             if len(ids) < page:
                 return
             start += page
+
+    def outcome(self, battle_id: str, version: int) -> str | None:
+        return read_outcome(self._client, battle_id, version)
+
+    def outcomes(self, battle_id: str, *, after: int = 0, limit: int = 100) -> list[tuple[int, str]]:
+        if limit <= 0:
+            return []
+        rows = self._client.xrange(keys.outcomes(battle_id), f"0-{after + 1}", "+", count=limit)
+        return [(version_of(row[0]), outcome_of(row)) for row in rows]
+
+    def projected_version(self, battle_id: str) -> int:
+        version = self._client.hget(keys.state(battle_id), "version")
+        return int(version) if version is not None else 0
 
     def _require(self, battle_id: str) -> None:
         if not self._client.exists(keys.log(battle_id)):

@@ -1,24 +1,13 @@
-"""Rate budgets counted in a battle's own keys (eventstore/lua/rate.lua), in the append script or alone."""
+"""Rate budgets counted in a battle's own keys (eventstore/lua/rate.lua): the keys and arguments the append
+and spend scripts count them with, and what their reply says was spent."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from eventstore import keys, lua
-from eventstore.config import RedisClient
+from eventstore import keys
 from eventstore.records import BATTLE_OWNER, Budget, Spent
-
-
-class RedisBudgets:
-    def __init__(self, client: RedisClient) -> None:
-        self._spend_script = lua.register(client, "spend")
-
-    def spend(self, battle_id: str, budget: Budget) -> Spent:
-        reply = self._spend_script(keys=counters(battle_id, budget), args=windows(budget))
-        spent = spent_of(budget, reply)
-        assert spent is not None, "a budget has at least one window"
-        return spent
 
 
 def counters(battle_id: str, budget: Budget | None) -> list[str]:

@@ -1,18 +1,18 @@
-"""Coalesced projection scheduling and per-battle fold locks in Redis."""
+"""Coalesced projection scheduling in Redis: the pending set and the scheduled flag."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from eventstore import keys, lua
+from eventstore import keys
 from eventstore.config import RedisClient
-from eventstore.protocol import SCHEDULED_TTL_S
+from eventstore.roles.schedule import SCHEDULED_TTL_S
 from eventstore.stream_fields import text
 
 
 class RedisSchedule:
-    """The fold locks are the battle's keys; the pending set and the scheduled flag span battles and live
-    on `schedule_client` when given (the queue's server, beside a cluster store)."""
+    """The pending set and the scheduled flag span battles: they live on `schedule_client` when given (the
+    queue's server, beside a cluster store)."""
 
     def __init__(
         self,
@@ -21,11 +21,8 @@ class RedisSchedule:
         scheduled_ttl_s: float = SCHEDULED_TTL_S,
         schedule_client: RedisClient | None = None,
     ) -> None:
-        self._client = client
         self._pending_client = schedule_client or client
         self._scheduled_ttl_ms = ttl_ms(scheduled_ttl_s)
-        self._lock_script = lua.register(client, "lock")
-        self._unlock_script = lua.register(client, "unlock")
 
     def mark_pending(self, battle_id: str) -> bool:
         return mark_pending(self._pending_client, battle_id, self._scheduled_ttl_ms)
@@ -41,12 +38,6 @@ class RedisSchedule:
 
     def clear_scheduled(self) -> None:
         self._pending_client.delete(keys.SCHEDULED)
-
-    def try_lock(self, battle_id: str, owner: str, ttl_ms: int) -> bool:
-        return bool(self._lock_script(keys=[keys.lock(battle_id)], args=[owner, ttl_ms]))
-
-    def unlock(self, battle_id: str, owner: str) -> None:
-        self._unlock_script(keys=[keys.lock(battle_id)], args=[owner])
 
 
 def ttl_ms(seconds: float) -> int:

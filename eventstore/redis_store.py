@@ -1,39 +1,26 @@
-"""The Redis Streams event store: the log, its derived keys and projection scheduling behind `EventStore`."""
+"""The Redis Streams event store: one client, every role of eventstore/roles/ (a base each)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from eventstore.config import RedisClient, StoreConfig, connect
-from eventstore.protocol import SCHEDULED_TTL_S, EventStore
-from eventstore.redis_derived import RedisDerived
+from eventstore.redis_access import RedisAccess
+from eventstore.redis_deliveries import RedisDeliveries
 from eventstore.redis_folds import RedisFolds
 from eventstore.redis_follow import RedisFollow
-from eventstore.redis_idem import RedisIdempotency
-from eventstore.redis_import import RedisImport
 from eventstore.redis_log import RedisLog
-from eventstore.redis_rate import RedisBudgets
 from eventstore.redis_schedule import RedisSchedule, ttl_ms
-from eventstore.redis_tickets import RedisTickets
-from eventstore.redis_tokens import RedisTokens
 from eventstore.redis_webhooks import RedisWebhooks
 from eventstore.replication import ReplicaAck, replicas_of
+from eventstore.roles import Access, Deliveries, Folds, Follow, Log, Schedule, Webhooks
+from eventstore.roles.schedule import SCHEDULED_TTL_S
 
 
 class RedisEventStore(
-    RedisLog,
-    RedisImport,
-    RedisIdempotency,
-    RedisBudgets,
-    RedisDerived,
-    RedisFolds,
-    RedisFollow,
-    RedisSchedule,
-    RedisTokens,
-    RedisTickets,
-    RedisWebhooks,
+    RedisLog, RedisFolds, RedisSchedule, RedisAccess, RedisWebhooks, RedisDeliveries, RedisFollow
 ):
-    """One client, eleven concerns: each base owns its keys and scripts (see its module)."""
+    """One client, seven roles: each base implements one, with its own keys and scripts (see its module)."""
 
     def __init__(
         self,
@@ -47,23 +34,21 @@ class RedisEventStore(
         before it is acknowledged (default: the master alone)."""
         ttl = ttl_ms(scheduled_ttl_s)
         RedisLog.__init__(self, client, scheduled_ttl_ms=ttl, schedule_client=schedule_client, ack=ack)
-        RedisImport.__init__(self, client)
-        RedisIdempotency.__init__(self, client)
-        RedisBudgets.__init__(self, client)
-        RedisDerived.__init__(self, client)
         RedisFolds.__init__(self, client)
         RedisSchedule.__init__(self, client, scheduled_ttl_s=scheduled_ttl_s, schedule_client=schedule_client)
-        RedisTokens.__init__(self, client)
+        RedisAccess.__init__(self, client)
         RedisWebhooks.__init__(self, client)
+        RedisDeliveries.__init__(self, client)
         RedisFollow.__init__(self, client)
-        RedisTickets.__init__(self, client)
         self.client = client
 
 
 if TYPE_CHECKING:
 
-    def _conforms(store: RedisEventStore) -> EventStore:
-        return store  # mypy proves the class implements every method of the protocol
+    def _conforms(
+        store: RedisEventStore,
+    ) -> tuple[Log, Folds, Schedule, Access, Webhooks, Deliveries, Follow]:
+        return store, store, store, store, store, store, store  # mypy proves it implements every role
 
 
 def open_store(config: StoreConfig, **options: Any) -> RedisEventStore:

@@ -16,8 +16,8 @@ from typing import Any
 from eventstore.chain import verify_chain
 from eventstore.clock import iso
 from eventstore.paging import history
-from eventstore.protocol import EventStore
 from eventstore.records import HeadRegression, StoredEntry
+from eventstore.roles import Log
 from replay.audit_dice import Revealed, check_dice, stored_conclusion
 from replay.drift import compare_outcomes
 from replay.folds import fold_afresh
@@ -47,7 +47,7 @@ class ReplayCheck:
         }
 
 
-def audit(store: EventStore, battle_id: str, created: StoredEntry, max_entries: int) -> dict[str, Any]:
+def audit(store: Log, battle_id: str, created: StoredEntry, max_entries: int) -> dict[str, Any]:
     head = store.head(battle_id).version
     upto = min(head, max_entries)
     chain = verify_chain(history(store, battle_id, upto=upto))
@@ -96,7 +96,7 @@ def _regression(lost: HeadRegression) -> dict[str, Any]:
     }
 
 
-def _undo(store: EventStore, battle_id: str, version: int, undone: int) -> dict[str, Any]:
+def _undo(store: Log, battle_id: str, version: int, undone: int) -> dict[str, Any]:
     """An undo and the rolls it threw away, as the undone outcome recorded them: a referee fishing for
     rolls shows here (None while that outcome is not projected)."""
     recorded = store.outcome(battle_id, undone)
@@ -104,7 +104,7 @@ def _undo(store: EventStore, battle_id: str, version: int, undone: int) -> dict[
     return {"version": version, "undone_version": undone, "discarded_rolls": rolls}
 
 
-def check_replay(store: EventStore, battle_id: str, created: StoredEntry, upto: int) -> ReplayCheck:
+def check_replay(store: Log, battle_id: str, created: StoredEntry, upto: int) -> ReplayCheck:
     """Fold 1..upto afresh and compare each outcome with the stored one; unprojected ones are pending."""
     fresh = fold_afresh(store, battle_id, created, upto)  # out of the try: no finding about the log
     compared = pending = version = 0

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eventstore.paging import iter_outcomes
-from eventstore.protocol import EventStore
 from eventstore.records import StoredEntry
 from rules.dice import MAX_STREAM_FACES, commitment, stream_die, stream_key
 from rules.fold import CONCLUDE
+
+if TYPE_CHECKING:  # the in-browser verifier imports this module without the store's roles
+    from eventstore.roles import Log
 
 MAX_LISTED = 100  # mismatches listed in one answer; the first ones tell an auditor where to look
 
@@ -35,7 +37,7 @@ class Revealed:
 
 
 def check_dice(
-    store: EventStore, battle_id: str, created: StoredEntry, fresh: Revealed | None, upto: int
+    store: Log, battle_id: str, created: StoredEntry, fresh: Revealed | None, upto: int
 ) -> dict[str, Any]:
     """`fresh` is the replay's reveal; the stored `conclude` outcome, once projected, is what clients saw."""
     if fresh is None:
@@ -57,9 +59,7 @@ def check_dice(
     }
 
 
-def _check_rolls(
-    store: EventStore, battle_id: str, key: bytes, upto: int
-) -> tuple[int, list[dict[str, Any]]]:
+def _check_rolls(store: Log, battle_id: str, key: bytes, upto: int) -> tuple[int, list[dict[str, Any]]]:
     checked, mismatches = 0, list[dict[str, Any]]()
     for version, text in iter_outcomes(store, battle_id, upto):
         stream = [roll for roll in json.loads(text).get("rolls") or [] if roll.get("source") == "stream"]
@@ -84,7 +84,7 @@ def expected_roll(key: bytes, version: int, n: int, die: Any) -> int | None:
     return stream_die(key, version, n, int(faces))
 
 
-def stored_conclusion(store: EventStore, battle_id: str, upto: int) -> Revealed | None:
+def stored_conclusion(store: Log, battle_id: str, upto: int) -> Revealed | None:
     """The seed the first applied `conclude` among the stored outcomes revealed: where the dice check starts
     when the battle is not replayed (a replay finds it itself)."""
     for version, text in iter_outcomes(store, battle_id, upto):
@@ -94,7 +94,7 @@ def stored_conclusion(store: EventStore, battle_id: str, upto: int) -> Revealed 
     return None
 
 
-def _stored_reveal(store: EventStore, battle_id: str, version: int) -> Revealed | None:
+def _stored_reveal(store: Log, battle_id: str, version: int) -> Revealed | None:
     text = store.outcome(battle_id, version)
     return Revealed.of(version, json.loads(text).get("result")) if text else None
 

@@ -8,7 +8,7 @@ from typing import Any, Literal, TypeVar
 
 from eventstore.canonical import canonical_json
 from eventstore.paging import iter_outcomes
-from eventstore.protocol import EventStore
+from eventstore.roles import Log
 
 T = TypeVar("T")
 # `pending`: not projected yet; `missing`: the stored outcomes skip this version; `outcome`: other bytes
@@ -16,7 +16,7 @@ Match = Literal["same", "pending", "missing", "outcome"]
 
 
 def compare_outcomes(
-    store: EventStore, battle_id: str, upto: int, folded: Iterable[tuple[T, Mapping[str, Any]]]
+    store: Log, battle_id: str, upto: int, folded: Iterable[tuple[T, Mapping[str, Any]]]
 ) -> Iterator[tuple[T, Mapping[str, Any], Match]]:
     """Each fresh (state, outcome) of versions 1..upto, in order, with how the stored outcome of its
     version matches it; both sides are streamed."""

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from eventstore.paging import history, iter_outcomes
-from eventstore.protocol import EventStore
+from eventstore.roles import Log
 from replay.export_format import event_line, source_of
 
 
-def export_lines(store: EventStore, battle_id: str, *, upto: int | None = None) -> Iterator[bytes]:
+def export_lines(store: Log, battle_id: str, *, upto: int | None = None) -> Iterator[bytes]:
     """Versions 1..upto (default: the head when called), each with its stored outcome (null while the
     workers have not projected it: those are the last ones)."""
     head = store.head(battle_id).version if upto is None else upto

@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eventstore.canonical import canonical_json
 from eventstore.errors import UnknownBattle
 from eventstore.paging import history
-from eventstore.protocol import EventStore
 from eventstore.records import Projection, StoredEntry
 from rules.codec import JSON
 from rules.fold import Battle, LogEntry, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, fold_history, state_after
 from rules.registry import refusal
 from rules.undo import Rewinder
+
+if TYPE_CHECKING:  # the in-browser verifier imports this module without the store's roles
+    from eventstore.roles import Folds, Log
 
 SEED_CACHE = 4096  # battles whose seeds one process remembers (they never change)
 Entries = Callable[[int, int], Iterable[LogEntry]]  # the log after version `a` up to `b` inclusive
@@ -50,7 +52,7 @@ class UnsupportedRules(RuntimeError):
         )  # fmt: skip
 
 
-def seeds_of(store: EventStore, battle_id: str, created: StoredEntry | None = None) -> Seeds:
+def seeds_of(store: Log, battle_id: str, created: StoredEntry | None = None) -> Seeds:
     """The battle's dice seeds, remembered: neither the secret nor version 1's client seed ever change.
     Every fold asks for them before its first outcome: a battle of other rules is refused here."""
     known = _seeds.get(battle_id)
@@ -74,40 +76,45 @@ def require_folded(battle_id: str, created: Mapping[str, Any]) -> None:
         raise UnsupportedRules(battle_id, refused.ruleset, refused.rules_version, refused.supported)
 
 
-def rewinder(store: EventStore, battle_id: str, created: StoredEntry | None = None) -> Rewinder:
+def rewinder(store: Log, folds: Folds, battle_id: str, created: StoredEntry | None = None) -> Rewinder:
     """What an `undo` folds its earlier state with: the nearest snapshot, then the log."""
 
     def start(version: int) -> Battle[Any] | None:
-        stored = store.snapshot_at_or_before(battle_id, version)
+        stored = folds.snapshot_at_or_before(battle_id, version)
         return decode_battle(json.loads(stored.state)) if stored is not None else None
 
     return Rewinder(_log(store, battle_id), lambda: seeds_of(store, battle_id, created), start)
 
 
 def fold_entries(
-    store: EventStore, battle_id: str, battle: Battle[Any] | None, entries: Iterable[StoredEntry]
+    store: Log,
+    folds: Folds,
+    battle_id: str,
+    battle: Battle[Any] | None,
+    entries: Iterable[StoredEntry],
 ) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
     """Fold `entries` (the log after `battle`; None: from version 1) onto it, lazily."""
-    return fold_history(battle, entries, lambda: seeds_of(store, battle_id), rewinder(store, battle_id))
+    seeds = lambda: seeds_of(store, battle_id)  # noqa: E731 - read only if an entry needs dice
+    return fold_history(battle, entries, seeds, rewinder(store, folds, battle_id))
 
 
 def fold_log(
-    store: EventStore, battle_id: str, battle: Battle[Any] | None, *, upto: int | None = None
+    store: Log, folds: Folds, battle_id: str, battle: Battle[Any] | None, *, upto: int | None = None
 ) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
     """Fold the stored entries after `battle` (None: from version 1), read in batches, never all at once."""
     entries = history(store, battle_id, after=battle.version if battle else 0, upto=upto)
-    return fold_entries(store, battle_id, battle, entries)
+    return fold_entries(store, folds, battle_id, battle, entries)
 
 
 def replay_states(
-    store: EventStore, battle_id: str, *, upto: int | None = None
+    store: Log, folds: Folds, battle_id: str, *, upto: int | None = None
 ) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
     """Fold the whole log from version 1, streamed: what the replay verifier compares against."""
-    return fold_log(store, battle_id, None, upto=upto)
+    return fold_log(store, folds, battle_id, None, upto=upto)
 
 
 def fold_afresh(
-    store: EventStore, battle_id: str, created: StoredEntry, upto: int
+    store: Log, battle_id: str, created: StoredEntry, upto: int
 ) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
     """Fold 1..upto trusting no stored state, whatever rules the battle pins: its seeds read again, now (so
     a missing secret is no finding about the log), an undo's earlier state folded again from the log too.
@@ -125,10 +132,12 @@ def fold_file(
     return fold_history(None, entries, lambda: seeds, Rewinder(window, lambda: seeds))
 
 
-def state_at(store: EventStore, created: StoredEntry, battle_id: str, version: int | None) -> Projection:
+def state_at(
+    store: Log, folds: Folds, created: StoredEntry, battle_id: str, version: int | None
+) -> Projection:
     """The battle at `version` as canonical JSON (None: the current projection, which may lag the log);
     VersionNotFound past the head."""
-    projection = store.projection(battle_id)
+    projection = folds.projection(battle_id)
     if version is None and projection is not None:
         return projection
     head = store.head(battle_id).version
@@ -138,17 +147,17 @@ def state_at(store: EventStore, created: StoredEntry, battle_id: str, version: i
     if projection is not None and projection.version == target:
         return projection
     judged(created)
-    battle = _folded(store, created, battle_id, target, projection)
+    battle = _folded(store, folds, created, battle_id, target, projection)
     return Projection(version=target, state=canonical_json(encode_battle(battle)))
 
 
-def battle_at(store: EventStore, created: StoredEntry, battle_id: str, version: int) -> Battle[Any]:
+def battle_at(store: Log, folds: Folds, created: StoredEntry, battle_id: str, version: int) -> Battle[Any]:
     """The battle at `version` (at most the head), decoded: what the API judges a side's command on."""
     judged(created)
-    projection = store.projection(battle_id)
+    projection = folds.projection(battle_id)
     if projection is not None and projection.version == version:
         return decode_battle(json.loads(projection.state))
-    return _folded(store, created, battle_id, version, projection)
+    return _folded(store, folds, created, battle_id, version, projection)
 
 
 def judged(created: StoredEntry) -> None:
@@ -160,18 +169,23 @@ def judged(created: StoredEntry) -> None:
 
 
 def _folded(
-    store: EventStore, created: StoredEntry, battle_id: str, target: int, projection: Projection | None
+    store: Log,
+    folds: Folds,
+    created: StoredEntry,
+    battle_id: str,
+    target: int,
+    projection: Projection | None,
 ) -> Battle[Any]:
-    snapshot = store.snapshot_at_or_before(battle_id, target)
+    snapshot = folds.snapshot_at_or_before(battle_id, target)
     candidates = [p for p in (snapshot, projection) if p is not None and p.version <= target]
     start = max(candidates, key=lambda p: p.version, default=None)
     battle = decode_battle(json.loads(start.state)) if start else None
     entries = history(store, battle_id, after=battle.version if battle else 0, upto=target)
     seeds = lambda: seeds_of(store, battle_id, created)  # noqa: E731 - read only if an entry needs dice
-    folded = state_after(battle, entries, seeds, rewinder(store, battle_id, created))
+    folded = state_after(battle, entries, seeds, rewinder(store, folds, battle_id, created))
     assert folded is not None, "a battle always has version 1"
     return folded
 
 
-def _log(store: EventStore, battle_id: str) -> Entries:
+def _log(store: Log, battle_id: str) -> Entries:
     return lambda after, upto: history(store, battle_id, after=after, upto=upto)

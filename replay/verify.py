@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from eventstore.canonical import canonical_json
-from eventstore.chain import fault
-from eventstore.protocol import GENESIS_HASH
+from eventstore.chain import GENESIS_HASH, fault
 from eventstore.records import StoredEntry
 from replay.audit_dice import Revealed, expected_roll, parse_seed
 from replay.export_format import Exported, Unusable, envelope_fault, read_line

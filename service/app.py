@@ -6,13 +6,12 @@ import inspect
 import threading
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import redis
 from flask import Blueprint, Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from eventstore.protocol import EventStore
 from service.access import auth, battle_budgets, caller_limits
 from service.access.token_cache import TokenCache
 from service.commands.scheduling import Scheduler
@@ -28,6 +27,10 @@ from service.openapi.webhooks import register_webhooks
 from service.reading.battle_cache import BattleCache
 from service.reading.reveals import Reveals
 from service.streams.hub import Hub
+
+if TYPE_CHECKING:
+    from eventstore.memory_store import MemoryEventStore
+    from eventstore.redis_store import RedisEventStore
 
 TITLE = "Siege rules service"
 API_VERSION = "1"
@@ -58,10 +61,11 @@ class SiegeFlask(Flask):
 def create_app(
     config: ServiceConfig | None = None,
     *,
-    store: EventStore | None = None,
+    store: RedisEventStore | MemoryEventStore | None = None,
     queue_redis: redis.Redis[Any] | None = None,
 ) -> Flask:
-    """`store` and `queue_redis` default to clients on the configured URLs (they connect lazily)."""
+    """`store` and `queue_redis` default to clients on the configured URLs (they connect lazily); the
+    store is a backend, which the endpoints see in each of its roles."""
     config = config or ServiceConfig()
     if store is None:
         store = _redis_store(config)
@@ -75,6 +79,12 @@ def create_app(
     app.extensions[EXTENSION] = Services(
         config=config,
         store=store,
+        folds=store,
+        schedule=store,
+        access=store,
+        webhooks=store,
+        deliveries=store,
+        follow=store,
         queue_redis=queue_redis,
         battles=BattleCache(store, config.battle_cache_size),
         scheduler=Scheduler(store, queue_redis),
@@ -82,6 +92,7 @@ def create_app(
         reveals=Reveals(config.battle_cache_size),
         waiters=threading.BoundedSemaphore(config.max_waiters),
         hub=Hub(
+            store,
             store,
             max_streams=config.max_streams,
             per_battle=config.max_streams_per_battle,
@@ -121,7 +132,7 @@ def create_app(
     return app
 
 
-def _redis_store(config: ServiceConfig) -> EventStore:
+def _redis_store(config: ServiceConfig) -> RedisEventStore:
     from eventstore.redis_store import open_store  # only when no store is handed in
 
     # a cluster client reads the slot map here, so a cluster store must answer when a process starts

@@ -9,8 +9,7 @@ from functools import cache
 from rq import Queue
 
 from eventstore.config import StoreConfig, connect
-from eventstore.protocol import EventStore
-from eventstore.redis_store import open_store
+from eventstore.redis_store import RedisEventStore, open_store
 from webhooks.settings import WebhookSettings
 from workers.queue import enqueue_delivery, enqueue_projection, projection_queue, webhook_queue
 from workers.webhook_schedule import wake_all
@@ -38,7 +37,7 @@ def config() -> StoreConfig:
 
 # cached: a SimpleWorker runs thousands of jobs in one process and should reuse one connection pool
 @cache
-def store() -> EventStore:
+def store() -> RedisEventStore:
     # a cluster client when SIEGE_STORE_CLUSTER=1; workers append nothing, so they wait for no replica
     return open_store(replace(config(), ack_replicas=0))
 
@@ -69,4 +68,4 @@ def enqueue_webhook(battle_id: str, webhook_id: str) -> None:
 
 def wake_webhooks(battle_ids: list[str]) -> None:
     """After a drain round wrote outcomes: a delivery job per webhook of those battles not claimed yet."""
-    wake_all(store(), enqueue_webhook, battle_ids)
+    wake_all(store(), store(), enqueue_webhook, battle_ids)

@@ -13,8 +13,8 @@ from itertools import chain
 
 from eventstore.errors import UnknownBattle
 from eventstore.paging import BATCH, history
-from eventstore.protocol import EventStore
 from eventstore.records import FoldStart
+from eventstore.roles import Folds, Log, Schedule
 from replay.folds import UnsupportedRules
 from workers.projection import WRITE_EVERY_S, Folded, Unsaved, decoded, fold_unsaved
 
@@ -42,7 +42,9 @@ class Drained:
 
 
 def drain_pending(
-    store: EventStore,
+    store: Log,
+    folds: Folds,
+    schedule: Schedule,
     *,
     requeue: Callable[[], None],
     folded: Callable[[list[str]], None] | None = None,
@@ -57,18 +59,18 @@ def drain_pending(
     owner = owner or folder_name("drain")
     deadline = time.monotonic() + budget_s
     done = Drained()
-    store.clear_scheduled()  # first: a mark landing after this schedules the next job, none is lost
+    schedule.clear_scheduled()  # first: a mark landing after this schedules the next job, none is lost
     while True:
-        taken = _take(store, take, linger_s)
+        taken = _take(schedule, take, linger_s)
         if not taken:
             return done
-        done = _round(store, taken, owner, done, folded)
+        done = _round(store, folds, schedule, taken, owner, done, folded)
         if time.monotonic() > deadline:
             requeue()  # the set may never empty under load: a fresh job carries on
             return replace(done, handed_off=True)
 
 
-def _take(store: EventStore, take: int, linger_s: float) -> list[str]:
+def _take(store: Schedule, take: int, linger_s: float) -> list[str]:
     """The next battles; an empty set is watched a moment before giving up, since under load more come
     at once and a running job costs far less than starting another one."""
     idle_until = time.monotonic() + linger_s
@@ -81,7 +83,9 @@ def _take(store: EventStore, take: int, linger_s: float) -> list[str]:
 
 
 def _round(
-    store: EventStore,
+    store: Log,
+    folds: Folds,
+    schedule: Schedule,
     taken: list[str],
     owner: str,
     done: Drained,
@@ -90,26 +94,26 @@ def _round(
     """The round's battles locked and read in one call, folded one after another, saved and unlocked in
     one call: with many battles a fold has about one new entry, and round trips, not rules, were its cost."""
     try:
-        starts = store.begin_folds(taken, owner, LOCK_TTL_MS, limit=BATCH)
+        starts = folds.begin_folds(taken, owner, LOCK_TTL_MS, limit=BATCH)
     except Exception as error:  # any lock taken lapses, and the reconciler re-marks what was not folded
         if len(taken) > 1:  # one store node failing (a cluster's master) must hold back its battles only
             log.warning("could not start folding %d battles together (%s): one by one", len(taken), error)
             for battle_id in taken:
-                done = _round(store, [battle_id], owner, done, after)
+                done = _round(store, folds, schedule, [battle_id], owner, done, after)
             return done
         log.exception("could not start folding battle %s", taken[0])
         return replace(done, rounds=done.rounds + 1, failed=done.failed + len(taken))
     started = dict(zip(taken, starts, strict=True))
     busy = [battle_id for battle_id, start in started.items() if start is None]
     held = {battle_id: start for battle_id, start in started.items() if start is not None}
-    leases = _Leases(store, owner, list(held))
+    leases = _Leases(folds, owner, list(held))
     refused: list[str] = []
-    unsaved = {b: _fold(store, b, start, leases.renew, refused) for b, start in held.items()}
-    written = _finish(store, owner, unsaved)
+    unsaved = {b: _fold(store, folds, b, start, leases.renew, refused) for b, start in held.items()}
+    written = _finish(folds, owner, unsaved)
     moved = [fold.battle_id for fold in written if fold.to_version > fold.from_version]
     if after is not None and moved:
         after(moved)
-    store.mark_pending_again(busy)
+    schedule.mark_pending_again(busy)
     if len(busy) == len(taken):
         time.sleep(BUSY_PAUSE_S)  # everyone else's: give their folders a moment instead of spinning
     return Drained(
@@ -123,7 +127,12 @@ def _round(
 
 
 def _fold(
-    store: EventStore, battle_id: str, start: FoldStart, keep_alive: Callable[[], None], refused: list[str]
+    store: Log,
+    folds: Folds,
+    battle_id: str,
+    start: FoldStart,
+    keep_alive: Callable[[], None],
+    refused: list[str],
 ) -> Unsaved | None:
     """One battle's fold from what the round read; None when it cannot be folded (added to `refused` when
     its rules are not this release's: the reconciler offers it again, to whichever release folds them)."""
@@ -134,7 +143,7 @@ def _fold(
             history(store, battle_id, after=start.entries[-1].version) if len(start.entries) >= BATCH else ()
         )
         saved = decoded(battle_id, start.projection)
-        fold = fold_unsaved(store, battle_id, saved, chain(start.entries, more), keep_alive=keep_alive)
+        fold = fold_unsaved(store, folds, battle_id, saved, chain(start.entries, more), keep_alive=keep_alive)
     except UnsupportedRules as refusal:
         if battle_id not in _told:  # said once a process: the reconciler offers it again every pass
             _told.add(battle_id)
@@ -148,7 +157,7 @@ def _fold(
     return fold
 
 
-def _finish(store: EventStore, owner: str, unsaved: dict[str, Unsaved | None]) -> list[Folded]:
+def _finish(store: Folds, owner: str, unsaved: dict[str, Unsaved | None]) -> list[Folded]:
     """Every last write of the round and every unlock, in one call; the folds that ran to the end."""
     try:
         saved = store.finish_folds(owner, [(b, fold.write if fold else None) for b, fold in unsaved.items()])
@@ -168,7 +177,7 @@ def _finish(store: EventStore, owner: str, unsaved: dict[str, Unsaved | None]) -
 class _Leases:
     """The round's fold locks, renewed every WRITE_EVERY_S while its battles are folded one after another."""
 
-    def __init__(self, store: EventStore, owner: str, battle_ids: list[str]) -> None:
+    def __init__(self, store: Folds, owner: str, battle_ids: list[str]) -> None:
         self._store, self._owner, self._battle_ids = store, owner, battle_ids
         self._due = time.monotonic() + WRITE_EVERY_S
 
@@ -185,7 +194,7 @@ def folder_name(kind: str) -> str:
     return f"{kind}:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
-def renew_lock(store: EventStore, battle_id: str, owner: str) -> None:
+def renew_lock(store: Folds, battle_id: str, owner: str) -> None:
     """Restart the lock's TTL between two batches: the lock outlives a fold of any length, and still
     lapses soon after a crash."""
     store.try_lock(battle_id, owner, LOCK_TTL_MS)

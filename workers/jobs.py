@@ -14,7 +14,7 @@ from rq import get_current_job
 
 from telemetry.metrics import JOB_SECONDS
 from workers import deps
-from workers.drain import drain_pending
+from workers.drain import Drained, drain_pending
 from workers.replay import Mode, rebuild, verify
 from workers.webhook_once import Kind, send_once
 from workers.webhooks import Deliverer, deliver
@@ -24,12 +24,12 @@ log = logging.getLogger("siege.job")
 
 def project_pending() -> dict[str, object]:
     """Drain every pending battle (see workers.drain)."""
-    return _reported(
-        "project_pending",
-        lambda: asdict(
-            drain_pending(deps.store(), requeue=deps.requeue_projection, folded=deps.wake_webhooks)
-        ),
-    )
+    return _reported("project_pending", lambda: asdict(_drained()))
+
+
+def _drained() -> Drained:
+    store = deps.store()  # the one backend, as the log, its folds and the schedule
+    return drain_pending(store, store, store, requeue=deps.requeue_projection, folded=deps.wake_webhooks)
 
 
 def replay_battle(battle_id: str, mode: Mode = "rebuild") -> dict[str, object]:
@@ -37,12 +37,14 @@ def replay_battle(battle_id: str, mode: Mode = "rebuild") -> dict[str, object]:
     if mode not in ("verify", "rebuild"):
         raise ValueError(f"unknown replay mode {mode!r}")
     replay = verify if mode == "verify" else rebuild
-    return _reported(f"replay_{mode}", lambda: asdict(replay(deps.store(), battle_id)), battle=battle_id)
+    return _reported(
+        f"replay_{mode}", lambda: asdict(replay(deps.store(), deps.store(), battle_id)), battle=battle_id
+    )
 
 
 def deliver_webhook(battle_id: str, webhook_id: str) -> dict[str, object]:
     """Deliver one webhook's outcomes from its cursor on (see workers.webhooks), on its own queue."""
-    run = Deliverer(store=deps.store(), settings=deps.webhook_settings(), requeue=deps.enqueue_webhook)
+    run = _deliverer()
     return _reported(
         "deliver_webhook",
         lambda: asdict(deliver(run, battle_id, webhook_id)),
@@ -58,7 +60,7 @@ def send_webhook(
     workers.webhook_once), on the webhook queue."""
     if kind not in ("test", "redelivery"):
         raise ValueError(f"unknown one-off webhook send {kind!r}")
-    run = Deliverer(store=deps.store(), settings=deps.webhook_settings(), requeue=deps.enqueue_webhook)
+    run = _deliverer()
     return _reported(
         f"send_webhook_{kind}",
         lambda: asdict(
@@ -74,6 +76,17 @@ def send_webhook(
         ),
         battle=battle_id,
         webhook=webhook_id,
+    )
+
+
+def _deliverer() -> Deliverer:
+    store = deps.store()  # the one backend, as the log, the webhooks and their deliveries
+    return Deliverer(
+        store=store,
+        webhooks=store,
+        deliveries=store,
+        settings=deps.webhook_settings(),
+        requeue=deps.enqueue_webhook,
     )
 
 

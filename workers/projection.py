@@ -10,8 +10,8 @@ from typing import Any, TypeVar
 
 from eventstore.canonical import canonical_json, loads
 from eventstore.paging import history
-from eventstore.protocol import EventStore
 from eventstore.records import FoldSave, Projection, StoredEntry
+from eventstore.roles import Folds, Log
 from replay.folds import fold_entries
 from rules.fold import Battle, decode_battle, encode_battle
 from workers.measure import FoldTally
@@ -57,7 +57,8 @@ class Unsaved:
 
 
 def project_battle(
-    store: EventStore,
+    store: Log,
+    folds: Folds,
     battle_id: str,
     *,
     snapshot_every: int = SNAPSHOT_EVERY,
@@ -66,16 +67,17 @@ def project_battle(
     """Bring one battle's projection up to its log head; safe to run twice (the store guards versions).
     `keep_alive` runs after every batch written, at least every WRITE_EVERY_S: a fold renews its lock there,
     so a lock can live a few times that long and still outlast a fold of any length."""
-    saved = load_projection(store, battle_id)
+    saved = load_projection(folds, battle_id)
     entries = history(store, battle_id, after=saved.version if saved else 0)
     fold = fold_unsaved(
-        store, battle_id, saved, entries, snapshot_every=snapshot_every, keep_alive=keep_alive
+        store, folds, battle_id, saved, entries, snapshot_every=snapshot_every, keep_alive=keep_alive
     )
-    return fold.settle(fold.write is not None and _store(store, battle_id, fold.write))
+    return fold.settle(fold.write is not None and _store(folds, battle_id, fold.write))
 
 
 def fold_unsaved(
-    store: EventStore,
+    store: Log,
+    folds: Folds,
     battle_id: str,
     saved: Battle[Any] | None,
     new_entries: Iterable[StoredEntry],
@@ -92,14 +94,14 @@ def fold_unsaved(
     snapshots: list[Projection] = []
     tally = FoldTally()
     entries = tally.watch(new_entries)
-    for battle, outcome in fold_entries(store, battle_id, saved, entries):
+    for battle, outcome in fold_entries(store, folds, battle_id, saved, entries):
         last = battle
         tally.folded(battle.ruleset, outcome)
         outcomes.append((battle.version, canonical_json(outcome)))
         if battle.version % snapshot_every == 0:
             snapshots.append(Projection(version=battle.version, state=canonical_json(encode_battle(battle))))
         if len(outcomes) >= BATCH or time.monotonic() >= write_by:
-            if not _save(store, battle_id, battle, outcomes, snapshots):
+            if not _save(folds, battle_id, battle, outcomes, snapshots):
                 # another folder got there first: its writes stand, ours would repeat them
                 return Unsaved(
                     battle_id=battle_id,
@@ -122,7 +124,7 @@ def fold_unsaved(
     )
 
 
-def load_projection(store: EventStore, battle_id: str) -> Battle[Any] | None:
+def load_projection(store: Folds, battle_id: str) -> Battle[Any] | None:
     """The stored state, decoded; decoding costs more than folding a command, so when the stored JSON is
     the very one this process last read or wrote, its decoded form is reused."""
     return decoded(battle_id, store.projection(battle_id))
@@ -141,7 +143,7 @@ def decoded(battle_id: str, saved: Projection | None) -> Battle[Any] | None:
 
 
 def _save(
-    store: EventStore,
+    store: Folds,
     battle_id: str,
     battle: Battle[Any],
     outcomes: list[tuple[int, str]],
@@ -154,7 +156,7 @@ def _save(
     return saved
 
 
-def _store(store: EventStore, battle_id: str, write: FoldSave) -> bool:
+def _store(store: Folds, battle_id: str, write: FoldSave) -> bool:
     return store.save_projection(
         battle_id, state=write.state, outcomes=write.outcomes, snapshots=write.snapshots
     )

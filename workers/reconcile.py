@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from redis.exceptions import RedisError
 from rq import Queue
 
-from eventstore.protocol import EventStore
+from eventstore.roles import Deliveries, Folds, Log, Schedule, Webhooks
 from telemetry.logs import log_json
 from workers import deps
 from workers.queue import enqueue_projection
@@ -33,34 +33,41 @@ class Reconciled:
 
 
 def reconcile(
-    store: EventStore, queue: Queue, enqueue_webhook: Callable[[str, str], None] | None = None
+    store: Log,
+    folds: Folds,
+    schedule: Schedule,
+    webhooks: Webhooks,
+    deliveries: Deliveries,
+    queue: Queue,
+    enqueue_webhook: Callable[[str, str], None] | None = None,
 ) -> Reconciled:
     """One pass: mark lagging battles pending and make sure a projection job will see them; then a
     delivery job for each webhook that lags its battle's projection and is due (`enqueue_webhook`)."""
     battles = list(store.battle_ids())
     # a page of battles per round trip: with a thousand battles, a round trip each was a core's tenth
     lagging = [
-        b for first in range(0, len(battles), PAGE) for b in store.lagging(battles[first : first + PAGE])
+        b for first in range(0, len(battles), PAGE) for b in folds.lagging(battles[first : first + PAGE])
     ]
-    asked = store.mark_pending_again(lagging)
+    asked = schedule.mark_pending_again(lagging)
     # a set flag with no job behind it (a job lost before it ran) would strand the pending set: when no
     # job is waiting, enqueue one even if the flag says a job was scheduled
     enqueued = bool(lagging) and (asked or queue.count == 0)
     if enqueued:
         enqueue_projection(queue)
-    woken = reconcile_webhooks(store, enqueue_webhook) if enqueue_webhook is not None else 0
+    woken = 0
+    if enqueue_webhook is not None:
+        woken = reconcile_webhooks(store, webhooks, deliveries, enqueue_webhook)
     return Reconciled(battles=len(battles), lagging=lagging, enqueued=enqueued, webhooks=woken)
 
 
 def run_forever(every_s: float, stop: threading.Event) -> None:
     """A pass every `every_s`; while Redis is away, passes back off (up to OUTAGE_MAX_S) and the loop
     never ends: it is what repairs the aftermath of the outage."""
-    store, queue = deps.store(), deps.queue()
     backoff = Backoff(first_s=every_s, max_s=max(every_s, OUTAGE_MAX_S))
     while not stop.is_set():
         wait_s = every_s
         try:
-            done = reconcile(store, queue, deps.enqueue_webhook)
+            done = _pass()
             if done.lagging:
                 log.info("%d of %d battles lag; enqueued: %s", len(done.lagging), done.battles, done.enqueued)
             backoff.reset()
@@ -72,6 +79,12 @@ def run_forever(every_s: float, stop: threading.Event) -> None:
         stop.wait(wait_s)
 
 
+def _pass() -> Reconciled:
+    """One pass over this process's store (the one backend in each role it reads) and job queue."""
+    store = deps.store()
+    return reconcile(store, store, store, store, store, deps.queue(), deps.enqueue_webhook)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m workers.reconcile", description=__doc__)
     parser.add_argument("--every", type=float, default=1.0, help="seconds between passes (default 1)")
@@ -81,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     if not deps.configured():
         return 2
     if args.once:
-        print(asdict(reconcile(deps.store(), deps.queue(), deps.enqueue_webhook)), flush=True)
+        print(asdict(_pass()), flush=True)
         return 0
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

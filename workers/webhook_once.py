@@ -38,7 +38,7 @@ def send_once(
     """A `test` event (its id and time chosen by the API), or the outcome of `version` again (a
     `redelivery`, the id of its first delivery: a receiver that kept it dedupes it as a repeat)."""
     store = run.store
-    hook = store.webhook(battle_id, webhook_id)
+    hook = run.webhooks.webhook(battle_id, webhook_id)
     if hook is None:
         return Sent(ending="gone")
     hook = current(run, battle_id, hook)
@@ -66,6 +66,6 @@ def send_once(
         kind=kind,
         event_id=built[0],
     )
-    if not store.note_webhook(battle_id, webhook_id, line):
+    if not run.deliveries.note_webhook(battle_id, webhook_id, line):
         return Sent(ending="gone", code=answer.code)
     return Sent(ending=status, code=answer.code)

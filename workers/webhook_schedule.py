@@ -12,9 +12,9 @@ from datetime import datetime
 from redis.exceptions import RedisError
 
 from eventstore import clock
-from eventstore.protocol import EventStore
 from eventstore.queues import WEBHOOK_CLAIM_TTL_MS
 from eventstore.records import WebhookProgress
+from eventstore.roles import Deliveries, Log, Webhooks
 
 CLAIM_TTL_MS = WEBHOOK_CLAIM_TTL_MS  # a claimed job lost before it ran is enqueued again after this
 Enqueue = Callable[[str, str], None]  # (battle, webhook) -> one delivery job
@@ -28,14 +28,14 @@ _known_lock = threading.Lock()  # the drain's folders call in from several threa
 log = logging.getLogger("siege.webhooks")
 
 
-def wake(store: EventStore, enqueue: Enqueue, battle_id: str) -> int:
+def wake(webhooks: Webhooks, deliveries: Deliveries, enqueue: Enqueue, battle_id: str) -> int:
     """After a fold wrote outcomes: one round trip, and a job for each webhook not claimed yet. Never
     fails the fold: the reconciler catches what a lost wake leaves behind. A battle without webhooks (most)
     costs one look a second, not a round trip per fold."""
     try:
-        if not has_webhooks(store, battle_id):
+        if not has_webhooks(webhooks, battle_id):
             return 0
-        claimed = store.claim_webhooks(battle_id, CLAIM_TTL_MS)
+        claimed = deliveries.claim_webhooks(battle_id, CLAIM_TTL_MS)
         for webhook_id in claimed:
             enqueue(battle_id, webhook_id)
     except (RedisError, OSError) as error:
@@ -47,22 +47,22 @@ def wake(store: EventStore, enqueue: Enqueue, battle_id: str) -> int:
     return len(claimed)
 
 
-def wake_all(store: EventStore, enqueue: Enqueue, battle_ids: Sequence[str]) -> int:
+def wake_all(webhooks: Webhooks, deliveries: Deliveries, enqueue: Enqueue, battle_ids: Sequence[str]) -> int:
     """`wake` for each battle a drain round wrote outcomes to, asking about every battle whose webhooks are
     not known in one round trip, not one each: with many battles most folds would ask."""
     unknown = [battle_id for battle_id in battle_ids if _known_now(battle_id) is None]
     try:
-        for battle_id, has in zip(unknown, store.have_webhooks(unknown) if unknown else [], strict=True):
+        for battle_id, has in zip(unknown, webhooks.have_webhooks(unknown) if unknown else [], strict=True):
             _learn(battle_id, has)
     except (RedisError, OSError) as error:
         log.warning(
             "could not wake the webhooks of %d battles (%s); the reconciler will", len(unknown), error
         )
         return 0
-    return sum(wake(store, enqueue, battle_id) for battle_id in battle_ids)
+    return sum(wake(webhooks, deliveries, enqueue, battle_id) for battle_id in battle_ids)
 
 
-def has_webhooks(store: EventStore, battle_id: str) -> bool:
+def has_webhooks(store: Webhooks, battle_id: str) -> bool:
     """Whether the battle has webhooks, as read at most KNOWN_FOR_S ago."""
     known = _known_now(battle_id)
     if known is not None:
@@ -86,18 +86,20 @@ def _learn(battle_id: str, has: bool) -> None:
         _known[battle_id] = (time.monotonic() + KNOWN_FOR_S, has)
 
 
-def reconcile_webhooks(store: EventStore, enqueue: Enqueue, now: datetime | None = None) -> int:
+def reconcile_webhooks(
+    store: Log, webhooks: Webhooks, deliveries: Deliveries, enqueue: Enqueue, now: datetime | None = None
+) -> int:
     """One pass: a job for every webhook that lags and is due, unless one is claimed already."""
     moment = now or clock.now()
     woken = 0
-    for battle_id in store.webhook_battles():
-        hooks = store.webhooks(battle_id)
+    for battle_id in webhooks.webhook_battles():
+        hooks = webhooks.webhooks(battle_id)
         if not hooks:  # its last webhook went (or the battle did) without the index hearing of it
-            store.forget_webhook_battle(battle_id)
+            webhooks.forget_webhook_battle(battle_id)
             continue
         projected = store.projected_version(battle_id)
-        due = [w.id for w in hooks if _due(store.webhook_progress(battle_id, w.id), projected, moment)]
-        for webhook_id in store.claim_webhooks(battle_id, CLAIM_TTL_MS, due) if due else []:
+        due = [w.id for w in hooks if _due(webhooks.webhook_progress(battle_id, w.id), projected, moment)]
+        for webhook_id in deliveries.claim_webhooks(battle_id, CLAIM_TTL_MS, due) if due else []:
             enqueue(battle_id, webhook_id)
             woken += 1
     return woken

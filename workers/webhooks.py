@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 from eventstore import clock
 from eventstore.paging import with_entries
-from eventstore.protocol import EventStore
 from eventstore.records import DeliveryAttempt, WebhookProgress, WebhookRecord
+from eventstore.roles import Deliveries, Log, Webhooks
 from summaries import summarized
 from webhooks import event, guard, send
 from webhooks.backoff import gives_up, retry_delay_s
@@ -43,7 +43,9 @@ class Delivered:
 class Deliverer:
     """What a delivery runs with; `resolve` and `now` are the system's unless a test hands in its own."""
 
-    store: EventStore
+    store: Log  # the outcomes it sends, and the commands they answer
+    webhooks: Webhooks
+    deliveries: Deliveries
     settings: WebhookSettings
     requeue: Enqueue
     resolve: guard.Resolve | None = None
@@ -56,27 +58,29 @@ class Deliverer:
 
 
 def deliver(run: Deliverer, battle_id: str, webhook_id: str) -> Delivered:
-    store, owner = run.store, folder_name("webhook")
+    deliveries, owner = run.deliveries, folder_name("webhook")
     if not _lock(run, battle_id, webhook_id, owner):
         return Delivered(ending="busy")  # its claim stays: the holder releases it when it is done
-    store.release_webhook(battle_id, webhook_id)  # from here, an outcome folded wakes a follow-up job
+    deliveries.release_webhook(battle_id, webhook_id)  # from here, an outcome folded wakes a follow-up job
     try:
         done = _deliver_locked(run, battle_id, webhook_id, owner)
     finally:
-        store.unlock_webhook(battle_id, webhook_id, owner)
+        deliveries.unlock_webhook(battle_id, webhook_id, owner)
     if done.retry_in_s is not None:  # no job per fold while the receiver is down: the retry is due later
-        store.release_webhook(battle_id, webhook_id)  # a claim a woken job left must not outlast the due time
-        store.claim_webhooks(battle_id, max(int(done.retry_in_s * 1000), 1), [webhook_id])
+        deliveries.release_webhook(
+            battle_id, webhook_id
+        )  # a claim a woken job left must not outlast the due time
+        deliveries.claim_webhooks(battle_id, max(int(done.retry_in_s * 1000), 1), [webhook_id])
     elif done.ending in ("caught_up", "handed_off", "superseded"):
-        store.release_webhook(battle_id, webhook_id)
-        if done.cursor is not None and store.projected_version(battle_id) > done.cursor:
+        deliveries.release_webhook(battle_id, webhook_id)
+        if done.cursor is not None and run.store.projected_version(battle_id) > done.cursor:
             _requeue(run, battle_id, webhook_id)  # outcomes landed after the last read
     return done
 
 
 def _lock(run: Deliverer, battle_id: str, webhook_id: str, owner: str) -> bool:
     deadline = time.monotonic() + LOCK_WAIT_S
-    while not run.store.try_lock_webhook(battle_id, webhook_id, owner, run.lock_ttl_ms):
+    while not run.deliveries.try_lock_webhook(battle_id, webhook_id, owner, run.lock_ttl_ms):
         if time.monotonic() > deadline:
             return False
         time.sleep(0.05)
@@ -84,13 +88,13 @@ def _lock(run: Deliverer, battle_id: str, webhook_id: str, owner: str) -> bool:
 
 
 def _requeue(run: Deliverer, battle_id: str, webhook_id: str) -> None:
-    if run.store.claim_webhooks(battle_id, CLAIM_TTL_MS, [webhook_id]):
+    if run.deliveries.claim_webhooks(battle_id, CLAIM_TTL_MS, [webhook_id]):
         run.requeue(battle_id, webhook_id)
 
 
 def _deliver_locked(run: Deliverer, battle_id: str, webhook_id: str, owner: str) -> Delivered:
-    store = run.store
-    hook, progress = store.webhook(battle_id, webhook_id), store.webhook_progress(battle_id, webhook_id)
+    store, webhooks, deliveries = run.store, run.webhooks, run.deliveries
+    hook, progress = webhooks.webhook(battle_id, webhook_id), webhooks.webhook_progress(battle_id, webhook_id)
     if hook is None or progress is None:
         return Delivered(ending="gone")
     if progress.failed:
@@ -113,22 +117,22 @@ def _deliver_locked(run: Deliverer, battle_id: str, webhook_id: str, owner: str)
                 progress, skipped = replace(progress, cursor=version), skipped + 1
                 continue
             attempt, progress = _attempt(run, battle_id, hook, progress, told, entry.recorded_at)
-            if not store.save_webhook_progress(battle_id, webhook_id, progress, attempt):
+            if not deliveries.save_webhook_progress(battle_id, webhook_id, progress, attempt):
                 return _unsaved(run, battle_id, webhook_id, delivered)
             if attempt.status != "delivered":
                 return _failing(progress, delivered, skipped, run.now())
             delivered += 1
-            store.try_lock_webhook(battle_id, webhook_id, owner, run.lock_ttl_ms)  # renewed per attempt
-        if skipped and not store.save_webhook_progress(battle_id, webhook_id, progress):
+            deliveries.try_lock_webhook(battle_id, webhook_id, owner, run.lock_ttl_ms)  # renewed per attempt
+        if skipped and not deliveries.save_webhook_progress(battle_id, webhook_id, progress):
             return _unsaved(run, battle_id, webhook_id, delivered)
     return Delivered(ending="handed_off", delivered=delivered, skipped=skipped, cursor=progress.cursor)
 
 
 def _unsaved(run: Deliverer, battle_id: str, webhook_id: str, delivered: int) -> Delivered:
     """Deleted while we were sending, or recovered (its epoch moved on): then a fresh job delivers."""
-    if run.store.webhook(battle_id, webhook_id) is None:
+    if run.webhooks.webhook(battle_id, webhook_id) is None:
         return Delivered(ending="gone", delivered=delivered)
-    progress = run.store.webhook_progress(battle_id, webhook_id)
+    progress = run.webhooks.webhook_progress(battle_id, webhook_id)
     cursor = progress.cursor if progress is not None else None
     return Delivered(ending="superseded", delivered=delivered, cursor=cursor)
 
@@ -157,9 +161,9 @@ def current(run: Deliverer, battle_id: str, hook: WebhookRecord) -> WebhookRecor
         kind=event.SECRET_DROPPED,
         note=f"the previous secret's overlap ended at {hook.previous_expires_at}: it signs no more",
     )
-    if run.store.replace_webhook(battle_id, dropped, hook.secret, line):
+    if run.webhooks.replace_webhook(battle_id, dropped, hook.secret, line):
         return dropped
-    return run.store.webhook(battle_id, hook.id) or dropped
+    return run.webhooks.webhook(battle_id, hook.id) or dropped
 
 
 def _attempt(
@@ -205,7 +209,7 @@ def post_signed(
     return answer, "delivered" if answer.ok else "failed"
 
 
-def ruleset_of(store: EventStore, battle_id: str) -> str:
+def ruleset_of(store: Log, battle_id: str) -> str:
     """The battle's ruleset, which its summaries are told in ("" when unknown: they fall back to codes)."""
     created = store.entry(battle_id, 1)
     return str(created.data.get("ruleset")) if created else ""

@@ -29,7 +29,6 @@ OURS = (
     "eventstore/chain.py",
     "eventstore/errors.py",
     "eventstore/paging.py",
-    "eventstore/protocol.py",
     "eventstore/records.py",
     "replay/__init__.py",
     "replay/audit_dice.py",

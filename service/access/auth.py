@@ -136,14 +136,14 @@ def _ticket(battle_id: str, presented: str) -> Principal:
     stands: taken (deleted) here whatever follows, so it never opens a second one."""
     deps = services()
     deps.battles.created(battle_id)  # no such battle: a 404, as with a token
-    held = deps.store.take_ticket(battle_id, digest(presented)) if presented else None
+    held = deps.access.take_ticket(battle_id, digest(presented)) if presented else None
     if held is None:
         raise unauthorized(
             f"This ticket is unknown, used already, expired or not battle {battle_id}'s: "
             "mint a fresh one with POST /battles/{id}/stream-tickets.",
             presented,
         )
-    refusal = _refusal(deps.store.token(battle_id, held.token_digest), battle_id)
+    refusal = _refusal(deps.access.token(battle_id, held.token_digest), battle_id)
     if refusal is not None:
         raise unauthorized(f"The token this ticket was minted with no longer stands. {refusal}", presented)
     return Principal(role=held.role, side=held.scope, token_id=held.token_id, digest=held.token_digest)
@@ -156,7 +156,7 @@ def _token_record(deps: Services, battle_id: str, token_digest: str, remembered:
     known = deps.tokens.get(battle_id, token_digest) if remembered else None
     if known is not None:
         return known
-    record = deps.store.token(battle_id, token_digest)
+    record = deps.access.token(battle_id, token_digest)
     if remembered and record is not None and not record.revoked:
         deps.tokens.put(battle_id, record)
     return record

@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 
 
 def counted_in_append(view: View) -> View:
-    """The view's store call counts the budget itself (`EventStore.append(budget=...)`) and `note`s it."""
+    """The view's store call counts the budget itself (an AppendRequest's `budget`) and `note`s it."""
     setattr(view, ATTRIBUTE, True)
     return view
 
@@ -147,7 +147,7 @@ def _spend(found: Budget) -> Spent | None:
     battle_id = _battle()
     g.setdefault(TRIED, True)
     try:
-        return services().store.spend(str(battle_id), found) if battle_id else None
+        return services().access.spend(str(battle_id), found) if battle_id else None
     except (RedisError, OSError) as error:
         log.warning("could not count the rate budget of %s: %s", battle_id, error)
         return None

@@ -25,5 +25,5 @@ def mint_ticket(deps: Services, battle_id: str, principal: Principal) -> str:
         role=principal.role,
         scope=principal.side,
     )
-    deps.store.add_ticket(battle_id, record, deps.config.stream_ticket_ttl_s)
+    deps.access.add_ticket(battle_id, record, deps.config.stream_ticket_ttl_s)
     return secret

@@ -1,6 +1,6 @@
 """Per-process memory of the token records commands were sent with, so a command costs no token read.
 
-Safe because the append script re-reads the record it appends under (EventStore.append `token_digest`): a
+Safe because the append script re-reads the record it appends under (an AppendRequest's `token_digest`): a
 token revoked in another process since it was remembered still appends nothing and gets a 401."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from eventstore.clock import utc_now
 from eventstore.errors import AppendContention, TokenRefused, VersionConflict
-from eventstore.records import Appended, Budget, Head, NewEntry
+from eventstore.records import Appended, AppendRequest, Budget, Head, NewEntry
 from replay.folds import battle_at
 from schemas.commands import LoadedCommand
 from service.access import auth
@@ -51,7 +51,7 @@ def _append_for_a_side(deps: Services, job: Append) -> Appended:
     for _ in range(SIDE_TRIES):
         head = deps.store.head(job.battle_id)
         expected = _expected_version(head, job)
-        game = battle_at(deps.store, created, job.battle_id, head.version).game
+        game = battle_at(deps.store, deps.folds, created, job.battle_id, head.version).game
         permit(job.principal, job.ruleset, job.command, game)
         try:
             return _append(deps, job, head.version if expected is None else expected)
@@ -74,9 +74,9 @@ def _append(deps: Services, job: Append, expected: int | None) -> Appended:
     # marking the battle pending and re-checking the token ride on the append's round trip
     started = time.perf_counter()
     try:
-        return deps.store.append(
-            job.battle_id,
-            entry,
+        request = AppendRequest(
+            battle_id=job.battle_id,
+            entry=entry,
             expected_version=expected,
             fingerprint=job.fingerprint,
             mark_pending=True,
@@ -85,6 +85,7 @@ def _append(deps: Services, job: Append, expected: int | None) -> Appended:
             token_digest=job.principal.digest,
             budget=job.budget,
         )
+        return deps.store.append(request)
     except TokenRefused:
         if job.principal.digest is not None:
             deps.tokens.drop(job.battle_id, job.principal.digest)

@@ -74,7 +74,7 @@ def remember(deps: Services, battle_id: str, sent: str, version: int, waited: Wa
     means a replay answers 202 (the entry is safe)."""
     answer = ACCEPTED if waited is None else f"{WAITED} {waited.seconds:g} {waited.lang}"
     try:
-        deps.store.record_response(battle_id, sent, version, answer)
+        deps.access.record_response(battle_id, sent, version, answer)
     except (RedisError, OSError) as error:
         log.warning("could not record the answer for %s v%d: %s", battle_id, version, error)
 

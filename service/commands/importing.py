@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import IO
 
-from eventstore.records import StoredEntry
+from eventstore.records import ImportRequest, StoredEntry
 from replay.export_format import MAX_LINE_BYTES, read_line
 from replay.verify import Finding, Report, verify
 from service.access.tokens import GM, mint
@@ -45,7 +45,9 @@ def import_export(deps: Services, body: IO[bytes]) -> Created:
         seed = _concluded_seed(report)
         gm = mint(GM)
         battle_id, head = with_fresh_id(
-            lambda new_id: deps.store.import_battle(new_id, _entries(spool), seed, token=gm.record)
+            lambda new_id: deps.store.import_battle(
+                ImportRequest(battle_id=new_id, entries=_entries(spool), server_seed=seed, token=gm.record)
+            )
         )
     deps.scheduler.schedule(
         battle_id

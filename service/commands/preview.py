@@ -31,12 +31,14 @@ def preview_command(deps: Services, battle_id: str, body: Any) -> dict[str, Any]
     if command.type == CONCLUDE:
         raise ValidationError({"type": [NO_CONCLUDE]})
     created = deps.battles.created(battle_id)
-    battle = battle_at(deps.store, created, battle_id, deps.store.head(battle_id).version)
+    battle = battle_at(deps.store, deps.folds, created, battle_id, deps.store.head(battle_id).version)
     permit(auth.current(), ruleset, command, battle.game)
     sight = deps.reveals.sight(deps.store, battle_id, ruleset, auth.reader())
     if sight.policy is not None and sight.blanks(battle.version):
         battle = _without(battle, sight.policy, sight.reader.side)
-    return preview(battle, command.type, command.data, rewinder(deps.store, battle_id, created)).to_wire()
+    return preview(
+        battle, command.type, command.data, rewinder(deps.store, deps.folds, battle_id, created)
+    ).to_wire()
 
 
 def _without(battle: Battle[Any], policy: Secrecy, side: str | None) -> Battle[Any]:

@@ -10,14 +10,14 @@ from redis import Redis
 from redis.exceptions import RedisError
 from rq import Queue
 
-from eventstore.protocol import EventStore
 from eventstore.queues import PROJECT_PENDING, SERIALIZER
+from eventstore.roles import Schedule
 
 log = logging.getLogger(__name__)
 
 
 class Scheduler:
-    def __init__(self, store: EventStore, queue_redis: Redis[Any]) -> None:
+    def __init__(self, store: Schedule, queue_redis: Redis[Any]) -> None:
         self._store = store
         self._queue = Queue(PROJECT_PENDING.queue, connection=queue_redis, serializer=SERIALIZER)
 

@@ -39,7 +39,7 @@ def read_state(battle_id: str, at: int | None = None) -> Response:
     """Read the battle's state: the current projection, or the state at version `at`"""
     deps = services()
     created = deps.battles.created(battle_id)
-    state = state_at(deps.store, created, battle_id, at)
+    state = state_at(deps.store, deps.folds, created, battle_id, at)
     entry = deps.store.entry(battle_id, state.version)
     sight = deps.reveals.sight(deps.store, battle_id, str(created.data["ruleset"]), auth.reader())
     shown, qualifier = state.state, None

@@ -34,7 +34,7 @@ def mint_token(battle_id: str, body: dict[str, Any]) -> Response:
     _check_side(body["role"], deps.battles.created(battle_id).data["ruleset"])
     minted = mint(body["role"], body.get("expires_in"))
     try:
-        deps.store.add_token(battle_id, minted.record, live_cap=deps.config.max_tokens, now=utc_now())
+        deps.access.add_token(battle_id, minted.record, live_cap=deps.config.max_tokens, now=utc_now())
     except TooManyTokens as full:
         detail = (
             f"The battle has {full.live} live tokens, its cap (SIEGE_MAX_TOKENS); revoke one "
@@ -55,7 +55,7 @@ def mint_token(battle_id: str, body: dict[str, Any]) -> Response:
 @blp.alt_response(404, response="NOT_FOUND")
 def list_tokens(battle_id: str) -> Response:
     """List the battle's tokens, revoked and expired ones included (never their secrets)"""
-    return json_response([token_view(token) for token in services().store.tokens(battle_id)])
+    return json_response([token_view(token) for token in services().access.tokens(battle_id)])
 
 
 @blp.route("/<battle_id>/tokens/<token_id>", methods=["GET"])
@@ -74,7 +74,7 @@ def read_token(battle_id: str, token_id: str) -> Response:
 def revoke_token(battle_id: str, token_id: str) -> Response:
     """Revoke a token: it stops working at once (revoking it again changes nothing)"""
     deps = services()
-    revoked = deps.store.revoke_token(battle_id, token_id)
+    revoked = deps.access.revoke_token(battle_id, token_id)
     if revoked is None:
         raise _no_such_token(battle_id, token_id)
     deps.tokens.drop(battle_id, revoked.digest)
@@ -93,7 +93,7 @@ def _check_side(role: str, ruleset: str) -> None:
 
 
 def _find(battle_id: str, token_id: str) -> TokenRecord:
-    found = next((t for t in services().store.tokens(battle_id) if t.id == token_id), None)
+    found = next((t for t in services().access.tokens(battle_id) if t.id == token_id), None)
     if found is None:
         raise _no_such_token(battle_id, token_id)
     return found

@@ -73,7 +73,7 @@ def register_webhook(battle_id: str, body: dict[str, Any]) -> Response:
     """Register a URL to be sent every later outcome as a signed CloudEvent (the secret is shown once)"""
     deps = services()
     deps.battles.created(battle_id)  # a 404 for an unknown battle before any name is resolved
-    view = register(deps.store, battle_id, body, deps.config.webhooks)
+    view = register(deps.webhooks, battle_id, body, deps.config.webhooks)
     return json_response(view, 201, {"Location": f"/battles/{battle_id}/webhooks/{view['id']}", **NO_STORE})
 
 
@@ -85,7 +85,7 @@ def list_webhooks(battle_id: str) -> Response:
     """List the battle's webhooks and how far each got (never their secrets)"""
     deps = services()
     deps.battles.created(battle_id)
-    store = deps.store
+    store = deps.webhooks
     views = [webhook_view(w, store.webhook_progress(battle_id, w.id)) for w in store.webhooks(battle_id)]
     return json_response(views)
 
@@ -98,7 +98,7 @@ def delete_webhook(battle_id: str, webhook_id: str) -> Response:
     """Remove a webhook: nothing more is sent to it, its attempts are forgotten"""
     deps = services()
     deps.battles.created(battle_id)
-    if not deps.store.delete_webhook(battle_id, webhook_id):
+    if not deps.webhooks.delete_webhook(battle_id, webhook_id):
         raise no_such_webhook(battle_id, webhook_id)
     return Response(status=204)
 
@@ -112,7 +112,7 @@ def list_deliveries(battle_id: str, webhook_id: str, limit: int = 50) -> Respons
     """The webhook's state and its latest delivery attempts, newest first"""
     deps = services()
     deps.battles.created(battle_id)
-    return json_response(deliveries_view(deps.store, battle_id, webhook_id, limit))
+    return json_response(deliveries_view(deps.webhooks, battle_id, webhook_id, limit))
 
 
 @blp.route("/<battle_id>/webhooks/<webhook_id>/secret", methods=["POST"])
@@ -128,7 +128,7 @@ def roll_webhook_secret(battle_id: str, webhook_id: str, body: dict[str, Any]) -
     deps.battles.created(battle_id)
     overlap_s = int(body.get("overlap_s", DEFAULT_OVERLAP_S))
     answered = keyed.once(
-        deps, battle_id, body, lambda: upkeep.roll_secret(deps.store, battle_id, webhook_id, overlap_s)
+        deps, battle_id, body, lambda: upkeep.roll_secret(deps.webhooks, battle_id, webhook_id, overlap_s)
     )
     answered.headers.update(NO_STORE)
     return answered
@@ -149,6 +149,8 @@ def recover_webhook(battle_id: str, webhook_id: str, body: dict[str, Any]) -> Re
         body,
         lambda: upkeep.recover(
             deps.store,
+            deps.webhooks,
+            deps.deliveries,
             deps.queue_redis,
             battle_id,
             webhook_id,
@@ -171,7 +173,7 @@ def redeliver_outcome(battle_id: str, webhook_id: str, version: int, body: dict[
         deps,
         battle_id,
         body,
-        lambda: upkeep.redeliver(deps.store, deps.queue_redis, battle_id, webhook_id, version),
+        lambda: upkeep.redeliver(deps.store, deps.webhooks, deps.queue_redis, battle_id, webhook_id, version),
     )
 
 
@@ -188,5 +190,5 @@ def send_webhook_test(battle_id: str, webhook_id: str, body: dict[str, Any]) -> 
         deps,
         battle_id,
         body,
-        lambda: upkeep.send_test(deps.store, deps.queue_redis, battle_id, webhook_id),
+        lambda: upkeep.send_test(deps.webhooks, deps.queue_redis, battle_id, webhook_id),
     )

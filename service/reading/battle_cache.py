@@ -5,14 +5,14 @@ from __future__ import annotations
 import threading
 
 from eventstore.errors import UnknownBattle
-from eventstore.protocol import EventStore
 from eventstore.records import StoredEntry
+from eventstore.roles import Log
 
 
 class BattleCache:
     """Lets a command cost no extra read to find its battle's ruleset; bounded, oldest first out."""
 
-    def __init__(self, store: EventStore, size: int) -> None:
+    def __init__(self, store: Log, size: int) -> None:
         self._store = store
         self._size = size
         self._created: dict[str, StoredEntry] = {}

@@ -6,8 +6,8 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from eventstore.protocol import EventStore
 from eventstore.records import StoredEntry
+from eventstore.roles import Log
 from service.http.etags import etag
 from service.reading.hiding import HIDDEN, hidden_entry, view_qualifier
 from service.reading.reveals import Sight
@@ -37,7 +37,7 @@ def event_view(entry: StoredEntry, outcome: str | None, telling: Telling, sight:
 
 
 def one_event(
-    store: EventStore, battle_id: str, version: int, telling: Telling, sight: Sight
+    store: Log, battle_id: str, version: int, telling: Telling, sight: Sight
 ) -> dict[str, Any] | None:
     if not 1 <= version <= store.head(battle_id).version:
         return None
@@ -70,9 +70,7 @@ def in_language(tag: str, language: str) -> str:
     return tag if language == DEFAULT else f'{tag[:-1]}/{language}"'
 
 
-def page_of(
-    store: EventStore, battle_id: str, after: int, limit: int, telling: Telling, sight: Sight
-) -> Page:
+def page_of(store: Log, battle_id: str, after: int, limit: int, telling: Telling, sight: Sight) -> Page:
     """Entries after `after` (at most `limit`), whether more follow them, and the page's tag: the last
     entry's chain hash (the head's for an empty page), qualified by how many outcomes are pending and by
     which entries are shown hidden (a reveal, or another reader's view, is another representation)."""

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from eventstore.protocol import EventStore
+from eventstore.roles import Log
 from service.reading.hiding import EVERYTHING, Kept, Reader, Secrecy, Secrets, reveals, secrecy
 
 WINDOW = 200  # outcomes or entries read per round trip
@@ -36,7 +36,7 @@ class Reveals:
         self._read: dict[str, _Read] = {}
         self._lock = threading.Lock()
 
-    def secrets(self, store: EventStore, battle_id: str, policy: Secrecy) -> Secrets:
+    def secrets(self, store: Log, battle_id: str, policy: Secrecy) -> Secrets:
         known = self._read.get(battle_id) or _first(store, battle_id, policy)
         read = _forward(store, battle_id, policy, known)
         with self._lock:
@@ -48,7 +48,7 @@ class Reveals:
         pending = _pending(store, battle_id, policy, read.scanned)
         return Secrets(commands=policy.commands, revealed_upto=read.revealed_upto, kept=read.kept + pending)
 
-    def sight(self, store: EventStore, battle_id: str, ruleset: str, reader: Reader) -> Sight:
+    def sight(self, store: Log, battle_id: str, ruleset: str, reader: Reader) -> Sight:
         policy = secrecy(ruleset)
         if policy is None or reader.sees_all:
             return Sight(reader, None, lambda: None)  # nothing to hide from it: no read
@@ -92,7 +92,7 @@ class Sight:
         return [] if secrets is None else secrets.hidden_from(self.reader)
 
 
-def _first(store: EventStore, battle_id: str, policy: Secrecy) -> _Read:
+def _first(store: Log, battle_id: str, policy: Secrecy) -> _Read:
     """Back from the projected version, a window at a time, to the last reveal."""
     projected = store.projected_version(battle_id)
     end, kept = projected, list[Kept]()
@@ -107,7 +107,7 @@ def _first(store: EventStore, battle_id: str, policy: Secrecy) -> _Read:
     return _Read(scanned=projected, revealed_upto=0, kept=tuple(kept))
 
 
-def _forward(store: EventStore, battle_id: str, policy: Secrecy, known: _Read) -> _Read:
+def _forward(store: Log, battle_id: str, policy: Secrecy, known: _Read) -> _Read:
     """On from what was read: the outcomes written since."""
     read = known
     while True:
@@ -122,7 +122,7 @@ def _forward(store: EventStore, battle_id: str, policy: Secrecy, known: _Read) -
 
 
 def _scan(
-    store: EventStore, battle_id: str, policy: Secrecy, rows: Sequence[tuple[int, str]]
+    store: Log, battle_id: str, policy: Secrecy, rows: Sequence[tuple[int, str]]
 ) -> tuple[int, list[Kept]]:
     """The last reveal among consecutive stored outcomes (0: none), and the hidden commands after it."""
     revealed, statuses = 0, dict[int, bool]()
@@ -137,7 +137,7 @@ def _scan(
     return revealed, _with_actors(store, battle_id, statuses)
 
 
-def _with_actors(store: EventStore, battle_id: str, statuses: dict[int, bool]) -> list[Kept]:
+def _with_actors(store: Log, battle_id: str, statuses: dict[int, bool]) -> list[Kept]:
     if not statuses:
         return []
     first, last = min(statuses), max(statuses)
@@ -146,7 +146,7 @@ def _with_actors(store: EventStore, battle_id: str, statuses: dict[int, bool]) -
     return [Kept(version=v, actor=actors.get(v, UNKNOWN), applied=applied) for v, applied in statuses.items()]
 
 
-def _pending(store: EventStore, battle_id: str, policy: Secrecy, scanned: int) -> tuple[Kept, ...]:
+def _pending(store: Log, battle_id: str, policy: Secrecy, scanned: int) -> tuple[Kept, ...]:
     """The hidden commands among the entries no outcome was read for yet."""
     kept: list[Kept] = []
     after = scanned

@@ -1,6 +1,6 @@
 """The per-process stream reader: one thread follows the outcomes of every battle some stream or
 `Prefer: wait` answer of this process watches (one blocking read for all of them,
-EventStore.follow_outcomes), hands each batch to those streams' subscriptions and each awaited outcome to
+Follow.follow_outcomes), hands each batch to those streams' subscriptions and each awaited outcome to
 its waiters, so neither a stream nor a waiter reads the store on its own.
 
 It starts with the first subscription or waiter (no thread and no I/O before), outlives store outages (it
@@ -19,7 +19,7 @@ import time
 import weakref
 from dataclasses import dataclass, field
 
-from eventstore.protocol import EventStore
+from eventstore.roles import Follow, Log
 from service.streams.subscriptions import Delivered, StreamsFull, Subscription, delivered
 from telemetry.metrics import STREAMS_OPEN
 
@@ -60,7 +60,8 @@ class _Watched:
 class Hub:
     def __init__(
         self,
-        store: EventStore,
+        store: Log,
+        follow: Follow,
         *,
         max_streams: int,
         per_battle: int | None = None,
@@ -70,6 +71,7 @@ class Hub:
         """`per_battle`, `per_token`: fair shares of `max_streams`, so no battle and no token (one observer
         opening a hundred) takes every stream the process has; None: no share but the process's cap."""
         self._store = store
+        self._follow = follow
         self._max_streams = max_streams
         self._per_battle = max_streams if per_battle is None else per_battle
         self._per_token = max_streams if per_token is None else per_token
@@ -131,7 +133,7 @@ class Hub:
             self._changed.notify_all()
         if fresh:
             try:
-                self._store.interrupt_follow()
+                self._follow.interrupt_follow()
             except BaseException:
                 self.unsubscribe(subscription)
                 raise
@@ -179,7 +181,7 @@ class Hub:
             self._changed.notify_all()
         try:
             if behind:
-                self._store.interrupt_follow()
+                self._follow.interrupt_follow()
             return waiter.wait(timeout_s)
         finally:
             self._leave(waiter)
@@ -215,7 +217,7 @@ class Hub:
             self._changed.notify_all()
         if self._thread is not None:
             with contextlib.suppress(Exception):  # best effort: the reader ends after its read anyway
-                self._store.interrupt_follow()
+                self._follow.interrupt_follow()
 
     def _start(self) -> None:
         if self._thread is None:
@@ -230,7 +232,7 @@ class Hub:
                 return  # closed
             cursors, streamed = watching
             try:
-                found = self._store.follow_outcomes(cursors, self._block_s)
+                found = self._follow.follow_outcomes(cursors, self._block_s)
                 self._settle(found, streamed)
                 batches = {b: delivered(self._store, b, rows) for b, rows in found.items() if b in streamed}
             except Exception as error:  # the store is away (or worse): keep the cursors, retry later

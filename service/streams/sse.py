@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from flask import Response
 from redis.exceptions import RedisError
 
-from eventstore.protocol import EventStore
+from eventstore.roles import Access, Folds, Log
 from service.access.tokens import expired
 from service.deps import Services
 from service.http.json_io import localized
@@ -75,7 +75,9 @@ def open_stream(
         token_digest=token_digest,
         sight=lambda: deps.reveals.sight(deps.store, battle_id, ruleset, reader),
     )
-    body = _released(deps.hub, subscription, frames(deps.store, subscription, opened))
+    body = _released(
+        deps.hub, subscription, frames(deps.store, deps.folds, deps.access, subscription, opened)
+    )
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}  # no proxy may hold events back
     response = Response(body, 200, headers, mimetype=EVENT_STREAM)
     response.call_on_close(lambda: deps.hub.unsubscribe(subscription))  # even if never iterated
@@ -113,9 +115,11 @@ def _released(hub: Hub, subscription: Subscription, body: Iterator[str]) -> Iter
         hub.unsubscribe(subscription)
 
 
-def frames(store: EventStore, subscription: Subscription, opened: Opened) -> Iterator[str]:
+def frames(
+    store: Log, folds: Folds, access: Access, subscription: Subscription, opened: Opened
+) -> Iterator[str]:
     yield f"retry: {RETRY_MS}\n\n"
-    concluded = _concluded_at(store, opened.battle_id)
+    concluded = _concluded_at(store, folds, opened.battle_id)
     if concluded is not None:  # the stream ends at the conclusion: what is left up to it, then the end
         if concluded > opened.after:
             yield from _folded(store, opened, opened.after, upto=concluded)
@@ -124,10 +128,10 @@ def frames(store: EventStore, subscription: Subscription, opened: Opened) -> Ite
         return
     last, ended = yield from _folded(store, opened, opened.after)
     if not ended:
-        yield from _live(store, subscription, opened, last)
+        yield from _live(store, access, subscription, opened, last)
 
 
-def _live(store: EventStore, subscription: Subscription, opened: Opened, last: int) -> Iterator[str]:
+def _live(store: Log, access: Access, subscription: Subscription, opened: Opened, last: int) -> Iterator[str]:
     """What the hub hands over after `last`; a heartbeat when nothing came in time; the end once the
     token lapses (judged before what was taken is sent, so a lapsed token is sent nothing more)."""
     checked = time.monotonic()  # the token stood when the stream opened
@@ -135,7 +139,7 @@ def _live(store: EventStore, subscription: Subscription, opened: Opened, last: i
         taken = subscription.take(opened.heartbeat_s)
         if time.monotonic() - checked >= opened.heartbeat_s:
             checked = time.monotonic()
-            lapsed = _lapsed(store, opened)
+            lapsed = _lapsed(access, opened)
             if lapsed is not None:
                 yield _lapsed_end(lapsed)
                 return
@@ -158,7 +162,7 @@ def _live(store: EventStore, subscription: Subscription, opened: Opened, last: i
 
 
 def _folded(
-    store: EventStore, opened: Opened, after: int, upto: int | None = None
+    store: Log, opened: Opened, after: int, upto: int | None = None
 ) -> Generator[str, None, tuple[int, bool]]:
     """The outcomes in the store after `after` (up to `upto`), a page at a time; answers the last version
     sent and whether the stream ended (an applied `conclude` was among them)."""
@@ -177,9 +181,9 @@ def _folded(
     return last, False
 
 
-def _concluded_at(store: EventStore, battle_id: str) -> int | None:
+def _concluded_at(store: Log, folds: Folds, battle_id: str) -> int | None:
     """The version of the applied `conclude` of a concluded battle (None while it is not concluded)."""
-    projection = store.projection(battle_id)
+    projection = folds.projection(battle_id)
     state = json.loads(projection.state) if projection is not None else {}
     if not state.get("concluded"):
         return None
@@ -225,7 +229,7 @@ def _end(version: int) -> str:
     return f'event: end\ndata: {{"version": {version}, "reason": "concluded"}}\n\n'
 
 
-def _lapsed(store: EventStore, opened: Opened) -> str | None:
+def _lapsed(store: Access, opened: Opened) -> str | None:
     """Why the stream's token no longer stands (a reason of the end event), None while it does. The record
     is read from the store: the token cache serves commands only, and is not told of another process's
     revocation. A store that does not answer keeps the stream open, to check again an interval later."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eventstore.paging import with_entries
-from eventstore.protocol import EventStore
+from eventstore.roles import Log
 
 BACKLOG = 1000  # outcomes one subscription holds before it is told to read the store itself
 
@@ -77,7 +77,7 @@ class Subscription:
             return taken
 
 
-def delivered(store: EventStore, battle_id: str, rows: Sequence[tuple[int, str]]) -> list[Delivered]:
+def delivered(store: Log, battle_id: str, rows: Sequence[tuple[int, str]]) -> list[Delivered]:
     """Outcomes read from the store (consecutive versions) with their commands, read in one call."""
     return [
         Delivered(version=entry.version, outcome=json.loads(outcome), command=entry.data, actor=entry.actor)

@@ -34,18 +34,18 @@ def once(deps: Services, battle_id: str, body: Any, run: Callable[[], Answer]) -
     if key is None:
         return _response(*run())
     fingerprint = idempotency.fingerprint({"method": request.method, "path": request.path, "body": body})
-    held = deps.store.hold_request(battle_id, key, fingerprint, int(LEASE_S * 1000))
+    held = deps.access.hold_request(battle_id, key, fingerprint, int(LEASE_S * 1000))
     if held is not None:
         return _replayed(held, fingerprint)
     try:
         status, answer, headers = run()
     except BaseException:
         with contextlib.suppress(RedisError, OSError):  # else the key frees itself after its lease
-            deps.store.release_request(battle_id, key, fingerprint)
+            deps.access.release_request(battle_id, key, fingerprint)
         raise
     kept = json.dumps({"status": status, "body": answer, "headers": dict(headers)}, sort_keys=True)
     try:
-        deps.store.answer_request(
+        deps.access.answer_request(
             battle_id, key, fingerprint, kept, int(deps.config.idempotency_ttl_s * 1000)
         )
     except (RedisError, OSError) as error:  # it is done: answer it; a repeat after the lease does it again

@@ -8,8 +8,8 @@ from datetime import datetime
 from typing import Any
 
 from eventstore.clock import now, parse_iso, utc_now
-from eventstore.protocol import EventStore
 from eventstore.records import WebhookProgress, WebhookRecord
+from eventstore.roles import Webhooks
 from service.http.problems import Problem, validation_problem
 from summaries.catalogs import DEFAULT
 from webhooks import guard
@@ -20,7 +20,7 @@ MAX_PER_BATTLE = 10  # each outcome is posted once per webhook: the fan-out a ba
 
 
 def register(
-    store: EventStore,
+    store: Webhooks,
     battle_id: str,
     body: dict[str, Any],
     settings: WebhookSettings,
@@ -90,7 +90,7 @@ def overlap_until(record: WebhookRecord, moment: datetime) -> str | None:
     return until
 
 
-def deliveries_view(store: EventStore, battle_id: str, webhook_id: str, limit: int) -> dict[str, Any]:
+def deliveries_view(store: Webhooks, battle_id: str, webhook_id: str, limit: int) -> dict[str, Any]:
     record = found(store, battle_id, webhook_id)
     attempts = store.delivery_attempts(battle_id, webhook_id, limit=limit)
     return {
@@ -99,7 +99,7 @@ def deliveries_view(store: EventStore, battle_id: str, webhook_id: str, limit: i
     }
 
 
-def found(store: EventStore, battle_id: str, webhook_id: str) -> WebhookRecord:
+def found(store: Webhooks, battle_id: str, webhook_id: str) -> WebhookRecord:
     record = store.webhook(battle_id, webhook_id)
     if record is None:
         raise no_such_webhook(battle_id, webhook_id)

@@ -16,9 +16,9 @@ from redis.exceptions import RedisError
 from rq import Queue
 
 from eventstore.clock import iso, now, utc_now
-from eventstore.protocol import EventStore
 from eventstore.queues import DELIVER_WEBHOOK, SEND_WEBHOOK, SERIALIZER, WEBHOOK_CLAIM_TTL_MS
 from eventstore.records import DeliveryAttempt, WebhookProgress
+from eventstore.roles import Deliveries, Log, Webhooks
 from service.http.problems import RETRY_SOON, Problem, validation_problem
 from service.webhooks.keyed import Answer
 from service.webhooks.registration import found, no_such_webhook, overlap_until, state_of, webhook_view
@@ -29,7 +29,7 @@ NOTHING_CHANGED = "Nothing was changed."
 log = logging.getLogger(__name__)
 
 
-def roll_secret(store: EventStore, battle_id: str, webhook_id: str, overlap_s: int) -> Answer:
+def roll_secret(store: Webhooks, battle_id: str, webhook_id: str, overlap_s: int) -> Answer:
     """A new secret, shown this once; the one before still signs for `overlap_s` (0: it stops at once,
     and so does any earlier one). While an earlier roll's overlap is open, only a roll with 0 is taken."""
     for _ in range(ROLL_TRIES):
@@ -68,7 +68,9 @@ def roll_secret(store: EventStore, battle_id: str, webhook_id: str, overlap_s: i
 
 
 def recover(
-    store: EventStore,
+    store: Log,
+    webhooks: Webhooks,
+    deliveries: Deliveries,
     queue_redis: Redis[Any],
     battle_id: str,
     webhook_id: str,
@@ -77,8 +79,8 @@ def recover(
 ) -> Answer:
     """Resume a `failed` or `retrying` webhook from its cursor, or any webhook from `from_version`: in
     order, at least once, with the usual backoff and a fresh retry window."""
-    hook = found(store, battle_id, webhook_id)
-    state = state_of(store.webhook_progress(battle_id, webhook_id) or WebhookProgress(cursor=0))
+    hook = found(webhooks, battle_id, webhook_id)
+    state = state_of(webhooks.webhook_progress(battle_id, webhook_id) or WebhookProgress(cursor=0))
     if from_version is None and state == "active":
         raise Problem(
             409,
@@ -93,18 +95,18 @@ def recover(
         f", sending again from version {from_version}" if from_version else ""
     )
     cursor = None if from_version is None else from_version - 1
-    fresh = store.recover_webhook(battle_id, webhook_id, cursor, _line(event.RECOVERED, told))
+    fresh = webhooks.recover_webhook(battle_id, webhook_id, cursor, _line(event.RECOVERED, told))
     if fresh is None:
         raise no_such_webhook(battle_id, webhook_id)
-    _wake(store, queue_redis, battle_id, webhook_id)
+    _wake(deliveries, queue_redis, battle_id, webhook_id)
     return 200, webhook_view(hook, fresh), {}
 
 
 def redeliver(
-    store: EventStore, queue_redis: Redis[Any], battle_id: str, webhook_id: str, version: int
+    store: Log, webhooks: Webhooks, queue_redis: Redis[Any], battle_id: str, webhook_id: str, version: int
 ) -> Answer:
     """One outcome sent again, once, with the id of its first delivery; the cursor does not move."""
-    found(store, battle_id, webhook_id)
+    found(webhooks, battle_id, webhook_id)
     head = store.head(battle_id).version
     if not 1 <= version <= head:
         detail = f"Battle {battle_id} has versions 1 to {head}; {version} is none of them."
@@ -122,13 +124,13 @@ def redeliver(
     )
 
 
-def send_test(store: EventStore, queue_redis: Redis[Any], battle_id: str, webhook_id: str) -> Answer:
+def send_test(store: Webhooks, queue_redis: Redis[Any], battle_id: str, webhook_id: str) -> Answer:
     """A signed `siege.webhook.test` event, whatever the webhook's types and state; never in its cursor."""
     found(store, battle_id, webhook_id)
     return _send(queue_redis, battle_id, webhook_id, event.TEST, event.probe_id(battle_id), None)
 
 
-def _check_from(store: EventStore, battle_id: str, start: int, from_version: int, before: bool) -> None:
+def _check_from(store: Log, battle_id: str, start: int, from_version: int, before: bool) -> None:
     if from_version <= start and not before:
         reason = (
             f"The webhook was registered at version {start}: send a later version, or before_registration "
@@ -172,7 +174,7 @@ def _send(
     return 202, body, {"Location": f"/battles/{battle_id}/webhooks/{webhook_id}/deliveries"}
 
 
-def _wake(store: EventStore, queue_redis: Redis[Any], battle_id: str, webhook_id: str) -> None:
+def _wake(store: Deliveries, queue_redis: Redis[Any], battle_id: str, webhook_id: str) -> None:
     """A delivery job now, unless one is claimed. Never fails the recovery: it is stored, and the
     reconciler's next pass enqueues a job for a webhook whose cursor lags with no retry due."""
     try:

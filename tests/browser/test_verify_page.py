@@ -207,7 +207,7 @@ def big_battle(live_service: LiveService) -> tuple[str, str]:
     store = live_service.store()
     commands = itertools.chain(itertools.islice(epic_turns(BIG), BIG - 2), [{"type": "conclude"}])
     assert extend(connect(live_service.redis_url), store, battle_id, commands) == BIG
-    project_battle(store, battle_id)
+    project_battle(store, store, battle_id)
     # the service's own workers may fold it at the same time: a fold that finds its batch written already
     # leaves the rest to the one that wrote it, so the last outcome (`conclude`'s reveal) may still be due
     deadline = time.monotonic() + 120

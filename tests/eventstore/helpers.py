@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from eventstore.protocol import EventStore
-from eventstore.records import NewEntry
+from eventstore.records import AppendRequest, ImportRequest, NewEntry, StoredEntry
+from tests.fixtures.redis_server import Backend
 
 SEED = "ab" * 32
 
@@ -24,6 +24,17 @@ def command(kind: str = "fire", *, key: str | None = None, **data: Any) -> NewEn
     )
 
 
+def appending(battle_id: str, entry: NewEntry, **options: Any) -> AppendRequest:
+    """`store.append(appending("b1", command(), fingerprint="f"))`: an append request, options by name."""
+    return AppendRequest(battle_id=battle_id, entry=entry, **options)
+
+
+def importing(
+    battle_id: str, entries: Iterable[StoredEntry], server_seed: str, **options: Any
+) -> ImportRequest:
+    return ImportRequest(battle_id=battle_id, entries=entries, server_seed=server_seed, **options)
+
+
 def created(name: str = "Siege of Ütrecht") -> NewEntry:
     data = {"ruleset": "epic", "rules_version": "1", "options": {}, "dice_commitment": "c0", "name": name}
     return NewEntry(
@@ -37,11 +48,11 @@ def created(name: str = "Siege of Ütrecht") -> NewEntry:
     )
 
 
-def battle(store: EventStore, battle_id: str = "b1", *, commands: int = 0) -> str:
+def battle(store: Backend, battle_id: str = "b1", *, commands: int = 0) -> str:
     """A battle with `commands` commands after battle_created: its head is version 1 + commands."""
     store.create_battle(battle_id, created(), SEED)
     for n in range(commands):
-        store.append(battle_id, command(n=n))
+        store.append(appending(battle_id, command(n=n)))
     return battle_id
 
 

@@ -7,9 +7,8 @@ import hashlib
 import json
 
 from eventstore.canonical import canonical_json
-from eventstore.chain import entry_body, entry_hash, verify_chain
+from eventstore.chain import GENESIS_HASH, entry_body, entry_hash, verify_chain
 from eventstore.memory_store import MemoryEventStore
-from eventstore.protocol import GENESIS_HASH
 from eventstore.records import NewEntry, StoredEntry
 from tests.eventstore.helpers import battle, command, created
 

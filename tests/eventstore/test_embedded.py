@@ -19,7 +19,7 @@ from eventstore.config import Durability, connect
 from eventstore.embedded import PASSWORD_FILE, EmbeddedServer, EmbeddedServerError, free_port, store_password
 from eventstore.records import Head
 from eventstore.redis_store import RedisEventStore
-from tests.eventstore.helpers import SEED, battle, command
+from tests.eventstore.helpers import SEED, appending, battle, command
 
 
 def answers(url: str) -> bool:
@@ -61,13 +61,13 @@ def test_a_restarted_durable_server_still_has_every_acknowledged_command(tmp_pat
     with EmbeddedServer(tmp_path, durability="durable") as server:
         store = RedisEventStore(connect(server.url))
         battle(store, commands=3)
-        head = store.append("b1", command(key="last"), fingerprint="f")
+        head = store.append(appending("b1", command(key="last"), fingerprint="f"))
     with EmbeddedServer(tmp_path, durability="durable") as again:
         store = RedisEventStore(connect(again.url))
         assert store.head("b1") == Head(version=head.version, hash=head.hash)
         assert store.secret("b1") == SEED and list(store.battle_ids()) == ["b1"]
         assert verify_chain(store.iter_entries("b1")).checked == 5
-        assert store.append("b1", command(key="last"), fingerprint="f").replayed
+        assert store.append(appending("b1", command(key="last"), fingerprint="f")).replayed
 
 
 def test_a_taken_port_is_a_clear_error(tmp_path: Path) -> None:

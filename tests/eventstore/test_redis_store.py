@@ -18,7 +18,7 @@ from eventstore.chain import verify_chain
 from eventstore.config import RedisClient, connect
 from eventstore.records import Budget, Projection, TokenRecord, Window
 from eventstore.redis_store import RedisEventStore
-from tests.eventstore.helpers import SEED, battle, command, created
+from tests.eventstore.helpers import SEED, appending, battle, command, created
 
 
 class CountingRedis(redis.Redis):  # type: ignore[type-arg]
@@ -57,9 +57,10 @@ def test_the_log_is_a_stream_with_one_entry_id_per_version(redis_store: RedisEve
 def test_a_warm_append_that_schedules_is_one_round_trip(counting: CountingRedis) -> None:
     store = RedisEventStore(counting)
     battle(store)
-    store.append("b1", command())  # warm: the script is loaded and the head known, whatever ran before
+    # warm: the script is loaded and the head known, whatever ran before
+    store.append(appending("b1", command()))
     counting.sent.clear()
-    assert store.append("b1", command(), mark_pending=True).enqueue
+    assert store.append(appending("b1", command(), mark_pending=True)).enqueue
     assert counting.sent == ["EVALSHA"]
 
 
@@ -67,7 +68,7 @@ def test_appenders_with_their_own_stale_heads_interleave_without_gaps(redis_stor
     other = RedisEventStore(redis_store.client)
     battle(redis_store)
     for n in range(6):
-        (redis_store if n % 2 else other).append("b1", command(n=n))
+        (redis_store if n % 2 else other).append(appending("b1", command(n=n)))
     assert [e.version for e in redis_store.iter_entries("b1")] == list(range(1, 8))
     assert verify_chain(redis_store.iter_entries("b1")).ok
 
@@ -76,17 +77,20 @@ def test_a_recreated_battle_is_not_confused_with_its_cached_head(redis_store: Re
     battle(redis_store, commands=5)
     redis_store.client.flushdb()
     battle(redis_store)
-    assert redis_store.append("b1", command()).version == 2
+    assert redis_store.append(appending("b1", command())).version == 2
 
 
 def test_a_keyed_budgeted_append_is_still_one_round_trip(counting: CountingRedis) -> None:
     store = RedisEventStore(counting)
     battle(store)
     budget = Budget(owner="token:t1", windows=(Window(amount=100, seconds=60),))
-    store.append("b1", command())  # warm: the script is loaded and the head known, whatever ran before
+    # warm: the script is loaded and the head known, whatever ran before
+    store.append(appending("b1", command()))
     counting.sent.clear()
 
-    appended = store.append("b1", command(key="k"), fingerprint="f", mark_pending=True, budget=budget)
+    appended = store.append(
+        appending("b1", command(key="k"), fingerprint="f", mark_pending=True, budget=budget)
+    )
 
     assert appended.spent is not None and appended.spent.left == 99
     assert counting.sent == ["EVALSHA"]  # count, key record, entry, pending mark: one script
@@ -101,7 +105,7 @@ def test_two_processes_hammering_one_battle_never_give_up(redis_url: str, redis_
     def hammer(store: RedisEventStore) -> None:
         try:
             for _ in range(40):
-                store.append("b1", command())
+                store.append(appending("b1", command()))
         except BaseException as error:  # every failure is the finding
             failures.append(error)
 
@@ -137,8 +141,8 @@ def test_a_projection_is_refused_before_writing_if_outcomes_already_ran_ahead(
 def test_on_a_cluster_an_append_marks_pending_with_a_second_call(cluster_client: RedisClient) -> None:
     store = RedisEventStore(cluster_client)  # the pending keys span battles, so they live on another slot
     battle(store)
-    assert store.append("b1", command(), mark_pending=True).enqueue
-    assert not store.append("b1", command(), mark_pending=True).enqueue
+    assert store.append(appending("b1", command(), mark_pending=True)).enqueue
+    assert not store.append(appending("b1", command(), mark_pending=True)).enqueue
     assert store.take_pending(5) == ["b1"]
 
 
@@ -175,9 +179,9 @@ def test_the_cluster_refuses_a_script_whose_keys_span_slots(cluster_client: Redi
 
 def test_expired_idempotency_records_are_pruned_by_later_keyed_appends(redis_store: RedisEventStore) -> None:
     battle(redis_store)
-    redis_store.append("b1", command(key="old"), fingerprint="f", retain_s=0.01)
+    redis_store.append(appending("b1", command(key="old"), fingerprint="f", retain_s=0.01))
     time.sleep(0.05)  # past the retention; only what the store keeps afterwards is asserted
-    redis_store.append("b1", command(key="new"), fingerprint="f", retain_s=60)
+    redis_store.append(appending("b1", command(key="new"), fingerprint="f", retain_s=60))
     assert redis_store.client.hkeys(keys.idem("b1")) == [b"new"]
     assert redis_store.client.zrange(keys.idem_expiry("b1"), 0, -1) == [b"new"]
 

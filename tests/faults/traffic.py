@@ -249,7 +249,7 @@ def check_clean(base_url: str, store: RedisEventStore, battles: Sequence[tuple[s
     for battle_id, token in battles:
         saved = store.projection(battle_id)
         assert saved is not None and saved.state == fresh_state(store, battle_id), battle_id
-        assert verify(store, battle_id).ok, battle_id
+        assert verify(store, store, battle_id).ok, battle_id
         audited = request(base_url, "GET", f"/battles/{battle_id}/audit", headers=bearer(token))
         assert audited.status == 200 and audited.body["ok"], audited
     print(f"converged={len(ids)} battles, each equal to a fresh replay, verified and audited ok", flush=True)

@@ -16,7 +16,7 @@ import pytest
 from flask.testing import FlaskClient
 from typer.testing import CliRunner
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from replay.cli import app
 from rules.fold import CONCLUDE, UNDO
 from rules.registry import get_ruleset, ruleset_names
@@ -102,7 +102,7 @@ def test_the_installed_siege_command_verifies_a_golden_file(rules_version: str) 
 
 @pytest.mark.parametrize("path", IMPORTED, ids=name)
 def test_it_imports_and_folded_again_exports_the_same_bytes(
-    client: FlaskClient, redis_store: EventStore, path: Path
+    client: FlaskClient, redis_store: RedisEventStore, path: Path
 ) -> None:
     lines = lines_of(path)
     answer = client.post("/battles/import", data=b"".join(lines), content_type=NDJSON)
@@ -122,7 +122,7 @@ def test_it_imports_and_folded_again_exports_the_same_bytes(
 
 @pytest.mark.parametrize("path", [GOLDEN / f"{n}.jsonl" for n in NOT_API_INPUT], ids=name)
 def test_a_log_holding_a_command_the_api_refuses_verifies_but_does_not_import(
-    client: FlaskClient, redis_store: EventStore, path: Path
+    client: FlaskClient, redis_store: RedisEventStore, path: Path
 ) -> None:
     line = NOT_API_INPUT[name(path)]
     before = len(list(redis_store.battle_ids()))

@@ -10,7 +10,6 @@ import pytest
 from flask.testing import FlaskClient
 
 from eventstore.canonical import canonical_json
-from eventstore.protocol import EventStore
 from eventstore.records import Projection
 from eventstore.redis_store import RedisEventStore
 from rules.fold import CONCLUDE, UNDO
@@ -53,7 +52,7 @@ def test_the_v1_corpus_covers_every_command_reason_and_kind_of_dice(ruleset: str
     ],
 )
 def test_a_v1_battle_is_answered_in_the_outcome_shape_the_api_promises(
-    client: FlaskClient, redis_store: EventStore, name: str
+    client: FlaskClient, redis_store: RedisEventStore, name: str
 ) -> None:
     path = GOLDEN / f"{name}.jsonl"
     # logged as a hand-made log would be: each holds a command no API takes, which an import refuses
@@ -91,8 +90,8 @@ def test_a_v1_battle_as_its_workers_stored_it_replays_unchanged(
         found, state=Projection(version=state["version"], state=state["state"]), outcomes=stored
     )
 
-    verdict = verify(redis_store, found)
-    rebuild(redis_store, found)
+    verdict = verify(redis_store, redis_store, found)
+    rebuild(redis_store, redis_store, found)
 
     assert (verdict.ok, verdict.first_difference, verdict.what) == (True, None, None)
     assert redis_store.outcomes(found, limit=10_000) == stored  # rebuilt: the very bytes it recorded

@@ -1,7 +1,7 @@
 """The golden corpus writer: recorded logs → exports in today's format, through the service's own path.
 
 Each battle goes into eventstore's in-process store (the one the storage contract tests run beside Redis:
-tests/eventstore/test_contract.py) under an id and a server seed fixed by its name, with fixed `recorded_at`
+tests/eventstore/contract/) under an id and a server seed fixed by its name, with fixed `recorded_at`
 times, so the same logs always give the same bytes; its outcomes are stored as the workers store them
 (`workers.projection.project_battle`, today's fold) or as given; and the file is what `siege export` and
 `GET /battles/{id}/export` write (`replay.export.export_lines`). Every file written is verified
@@ -40,6 +40,7 @@ from eventstore.paging import history, iter_outcomes
 from eventstore.records import NewEntry, Projection
 from replay.export import export_lines
 from replay.verify import verify
+from tests.eventstore.helpers import appending
 from tests.golden.corpus import Battle, covering, features, prepared, read_jsonl
 from workers.projection import project_battle
 
@@ -65,12 +66,12 @@ def store_battle(store: MemoryEventStore, battle: Battle, *, fold: bool = True) 
     first, *rest = (_new_entry(entry) for entry in battle["entries"])
     store.create_battle(found, first, battle["server_seed"])
     for entry in rest:
-        store.append(found, entry)
+        store.append(appending(found, entry))
     given = battle.get("outcomes")
     if given is None:
         if fold:
             # what a worker does: today's fold, its outcomes as it stores them
-            project_battle(store, found)
+            project_battle(store, store, found)
         return found
     head = len(battle["entries"])
     if [o.get("version") for o in given] != list(range(1, head + 1)):

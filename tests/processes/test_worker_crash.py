@@ -51,4 +51,4 @@ def test_a_worker_killed_mid_projection_is_replaced_and_the_projection_converges
     saved = store.projection(battle_id)
     assert killed_at <= head
     assert saved is not None and saved.state == fresh_state(store, battle_id)
-    assert verify(store, battle_id).ok
+    assert verify(store, store, battle_id).ok

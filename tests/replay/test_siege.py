@@ -16,8 +16,8 @@ from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 from typer.testing import CliRunner
 
-from eventstore.protocol import EventStore
 from eventstore.queues import REPLAY
+from eventstore.redis_store import RedisEventStore
 from replay.cli import app
 from tests.service.exports import (
     TAMPERS,
@@ -46,7 +46,7 @@ def written(tmp_path: Path, lines: Lines) -> str:
 
 @pytest.mark.parametrize("ruleset", ["epic", "pathfinder"])
 def test_verify_accepts_a_good_export_and_says_what_it_checked(
-    client: FlaskClient, redis_store: EventStore, tmp_path: Path, ruleset: str
+    client: FlaskClient, redis_store: RedisEventStore, tmp_path: Path, ruleset: str
 ) -> None:
     result = siege("verify", written(tmp_path, exported(client, played(client, redis_store, ruleset))))
 
@@ -57,7 +57,7 @@ def test_verify_accepts_a_good_export_and_says_what_it_checked(
 
 @pytest.mark.parametrize("case", ["one_undo", "undo_after_an_undo"])
 def test_verify_reads_the_file_afresh_for_each_undo_it_folds_again(
-    client: FlaskClient, redis_store: EventStore, tmp_path: Path, case: str
+    client: FlaskClient, redis_store: RedisEventStore, tmp_path: Path, case: str
 ) -> None:
     assert case in UNDONE
     result = siege("verify", written(tmp_path, exported(client, played_undos(client, redis_store, case))))
@@ -68,7 +68,7 @@ def test_verify_reads_the_file_afresh_for_each_undo_it_folds_again(
 
 @pytest.mark.parametrize("tamper", sorted(TAMPERS))
 def test_verify_names_the_first_bad_version_and_kind_of_a_tampered_export(
-    client: FlaskClient, redis_store: EventStore, tmp_path: Path, tamper: str
+    client: FlaskClient, redis_store: RedisEventStore, tmp_path: Path, tamper: str
 ) -> None:
     make, version, kind = TAMPERS[tamper]
     lines = make(exported(client, played(client, redis_store)))
@@ -82,7 +82,7 @@ def test_verify_names_the_first_bad_version_and_kind_of_a_tampered_export(
 
 @pytest.mark.parametrize("case", sorted(UNUSABLE))
 def test_verify_exits_2_on_a_file_it_cannot_judge(
-    client: FlaskClient, redis_store: EventStore, tmp_path: Path, case: str
+    client: FlaskClient, redis_store: RedisEventStore, tmp_path: Path, case: str
 ) -> None:
     lines = UNUSABLE[case](exported(client, played(client, redis_store)))
 
@@ -101,7 +101,7 @@ def test_verify_exits_2_on_a_missing_file(tmp_path: Path) -> None:
 
 @pytest.mark.usefixtures("job_env")  # REDIS_URL names the test server, for the CLI and the worker
 def test_export_writes_what_the_http_export_serves(
-    client: FlaskClient, redis_store: EventStore, tmp_path: Path
+    client: FlaskClient, redis_store: RedisEventStore, tmp_path: Path
 ) -> None:
     battle_id = played(client, redis_store)
     target = tmp_path / "cli.jsonl"
@@ -114,7 +114,7 @@ def test_export_writes_what_the_http_export_serves(
 
 
 @pytest.mark.usefixtures("job_env")  # REDIS_URL names the test server, for the CLI and the worker
-def test_audit_reports_an_honest_battle_ok(client: FlaskClient, redis_store: EventStore) -> None:
+def test_audit_reports_an_honest_battle_ok(client: FlaskClient, redis_store: RedisEventStore) -> None:
     battle_id = played(client, redis_store)
 
     result = siege("audit", battle_id, "--json")
@@ -126,7 +126,7 @@ def test_audit_reports_an_honest_battle_ok(client: FlaskClient, redis_store: Eve
 
 @pytest.mark.usefixtures("job_env")  # REDIS_URL names the test server, for the CLI and the worker
 def test_replay_runs_a_job_on_the_workers_and_prints_its_result(
-    client: FlaskClient, redis_store: EventStore, redis_client: redis.Redis[Any]
+    client: FlaskClient, redis_store: RedisEventStore, redis_client: redis.Redis[Any]
 ) -> None:
     battle_id = played(client, redis_store)
     results: list[Any] = []

@@ -13,12 +13,13 @@ from werkzeug.test import TestResponse
 
 from bench.scenarios import pathfinder_rounds
 from eventstore.canonical import canonical_json
-from eventstore.chain import entry_hash
-from eventstore.protocol import GENESIS_HASH, EventStore
+from eventstore.chain import GENESIS_HASH, entry_hash
 from eventstore.records import Projection, StoredEntry
 from replay.export_format import ENTRY_FIELDS, read_line
 from rules.fold import CONCLUDE as CONCLUDE_TYPE
 from service.access.tokens import GM, mint
+from tests.eventstore.helpers import importing
+from tests.fixtures.redis_server import Backend
 from tests.service.helpers import CLIMB_FIGHT, WALL, accepted, create_battle, fold
 
 Lines = list[bytes]
@@ -31,7 +32,7 @@ PLAYS: dict[str, Callable[[], list[dict[str, Any]]]] = {
 }
 
 
-def played(client: FlaskClient, store: EventStore, ruleset: str = "epic", *, conclude: bool = True) -> str:
+def played(client: FlaskClient, store: Backend, ruleset: str = "epic", *, conclude: bool = True) -> str:
     battle_id = create_battle(client, ruleset=ruleset)
     for command in [*PLAYS[ruleset](), *([{"type": "conclude"}] if conclude else [])]:
         accepted(client, battle_id, command)
@@ -58,7 +59,7 @@ def undone(case: str) -> list[dict[str, Any]]:
     return [next(walls) if c == "W" else {"type": "undo"} for c in UNDONE[case]]
 
 
-def played_undos(client: FlaskClient, store: EventStore, case: str) -> str:
+def played_undos(client: FlaskClient, store: Backend, case: str) -> str:
     """An epic battle of UNDONE[case], concluded and folded; at least one of its undos is applied."""
     battle_id = create_battle(client)
     commands = undone(case)
@@ -245,7 +246,7 @@ def repinned(lines: Lines, pins: dict[str, str]) -> Lines:
 
 
 def written_by_another_release(
-    store: EventStore, lines: Lines, *, outcomes: bool = True, state: str | None = None, role: str = GM
+    store: Backend, lines: Lines, *, outcomes: bool = True, state: str | None = None, role: str = GM
 ) -> tuple[str, str]:
     """The battle of `lines` in `store` as another release sharing it wrote it there: its log, its seed and
     (`outcomes`) the outcomes and `state` its workers folded; the battle's id and a token of `role`."""
@@ -253,7 +254,7 @@ def written_by_another_release(
     conclusion = next(e.outcome for e in events if e.entry.type == CONCLUDE_TYPE and e.outcome)
     seed = str(conclusion["result"]["server_seed"])
     battle_id, token = secrets.token_hex(12), mint(role)
-    store.import_battle(battle_id, (e.entry for e in events), seed, token=token.record)
+    store.import_battle(importing(battle_id, (e.entry for e in events), seed, token=token.record))
     if outcomes:
         written = [(e.entry.version, canonical_json(e.outcome)) for e in events]
         folded = Projection(version=len(events), state=state or canonical_json({"by": "another release"}))

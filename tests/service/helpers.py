@@ -7,7 +7,7 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from eventstore.protocol import EventStore
+from tests.fixtures.redis_server import Backend
 from workers.projection import project_battle
 
 PROBLEM_JSON = "application/problem+json"
@@ -70,8 +70,8 @@ def head_version(client: FlaskClient, battle_id: str) -> int:
     return version
 
 
-def fold(store: EventStore, battle_id: str) -> None:
-    project_battle(store, battle_id)
+def fold(store: Backend, battle_id: str) -> None:
+    project_battle(store, store, battle_id)
 
 
 def outcome(client: FlaskClient, battle_id: str, version: int) -> dict[str, Any]:

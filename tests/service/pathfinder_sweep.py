@@ -7,8 +7,8 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
 from rules.pathfinder.catalog import raw_catalog
+from tests.fixtures.redis_server import Backend
 from tests.service.helpers import accepted, fold, outcome
 
 PACKAGED: dict[str, Any] = raw_catalog()
@@ -93,7 +93,7 @@ def dice_of(expr: str, start: int = 0) -> list[int]:
 class ApiBattle:
     """A pathfinder battle created with POST /battles; every command is posted, folded, then read back."""
 
-    def __init__(self, client: FlaskClient, store: EventStore) -> None:
+    def __init__(self, client: FlaskClient, store: Backend) -> None:
         self.client, self.store = client, store
         created = client.post("/battles", json={"ruleset": "pathfinder"})
         assert created.status_code == 201, created.get_json()

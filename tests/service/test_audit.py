@@ -12,17 +12,18 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from eventstore import keys
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from rules.registry import get_ruleset
 from service.app import create_app
 from tests.fixtures.app import GmClient, config_for
+from tests.fixtures.redis_server import Backend
 from tests.service.helpers import CLIMB_FIGHT, accepted, assert_problem, bearer, create_battle, fold, mint
 
 Fields = dict[str, str]
 ASSAULT = 10  # the version of the assault above (version 1 is battle_created)
 
 
-def played(client: FlaskClient, store: EventStore, *, conclude: bool = False) -> str:
+def played(client: FlaskClient, store: Backend, *, conclude: bool = False) -> str:
     battle_id = create_battle(client)
     for command in [*CLIMB_FIGHT, *([{"type": "conclude"}] if conclude else [])]:
         accepted(client, battle_id, command)
@@ -57,7 +58,7 @@ def edit_json(field: str, edit: Callable[[Any], None]) -> Callable[[Fields], Fie
     return change
 
 
-def test_an_honest_battle_passes_its_audit(client: FlaskClient, redis_store: EventStore) -> None:
+def test_an_honest_battle_passes_its_audit(client: FlaskClient, redis_store: RedisEventStore) -> None:
     battle_id = played(client, redis_store)
 
     report = audited(client, battle_id)
@@ -86,7 +87,7 @@ def test_an_honest_battle_passes_its_audit(client: FlaskClient, redis_store: Eve
 
 
 def test_outcomes_not_projected_yet_are_pending_not_differences(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = played(client, redis_store)
     accepted(client, battle_id, {"type": "advance_phase"})
@@ -103,7 +104,7 @@ def test_outcomes_not_projected_yet_are_pending_not_differences(
 
 
 def test_a_rewritten_log_entry_breaks_the_chain_at_its_version(
-    client: FlaskClient, redis_store: EventStore, redis_client: redis.Redis[Any]
+    client: FlaskClient, redis_store: RedisEventStore, redis_client: redis.Redis[Any]
 ) -> None:
     battle_id = played(client, redis_store)
     rewrite(redis_client, keys.log(battle_id), 3, edit_json("data", lambda data: data.update(caf=9)))
@@ -121,7 +122,7 @@ def test_a_rewritten_log_entry_breaks_the_chain_at_its_version(
 
 
 def test_a_rewritten_outcome_is_the_replays_first_difference(
-    client: FlaskClient, redis_store: EventStore, redis_client: redis.Redis[Any]
+    client: FlaskClient, redis_store: RedisEventStore, redis_client: redis.Redis[Any]
 ) -> None:
     battle_id = played(client, redis_store)
     rewrite(redis_client, keys.outcomes(battle_id), 4, edit_json("outcome", lambda o: o.update(summary="x")))
@@ -134,7 +135,7 @@ def test_a_rewritten_outcome_is_the_replays_first_difference(
 
 
 def test_after_conclude_the_seed_matches_its_commitment_and_every_stream_roll_recomputes(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = played(client, redis_store, conclude=True)
 
@@ -147,7 +148,7 @@ def test_after_conclude_the_seed_matches_its_commitment_and_every_stream_roll_re
 
 
 def test_a_forged_stream_roll_is_reported_once_the_seed_is_revealed(
-    client: FlaskClient, redis_store: EventStore, redis_client: redis.Redis[Any]
+    client: FlaskClient, redis_store: RedisEventStore, redis_client: redis.Redis[Any]
 ) -> None:
     battle_id = played(client, redis_store, conclude=True)
     honest = json.loads(redis_store.outcome(battle_id, ASSAULT) or "{}")["rolls"][0]
@@ -174,7 +175,7 @@ def test_a_forged_stream_roll_is_reported_once_the_seed_is_revealed(
 
 
 def test_a_log_longer_than_the_bound_is_audited_up_to_it_and_says_truncated(
-    redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str
+    redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str
 ) -> None:
     app = create_app(config_for(redis_url, audit_max_entries=4), store=redis_store, queue_redis=redis_client)
     client = GmClient(app, app.response_class, use_cookies=False)
@@ -198,7 +199,7 @@ def test_the_audit_needs_a_token_of_the_battle(client: FlaskClient) -> None:
     assert_problem(refused, 401, "unauthorized")
 
 
-def test_an_observer_may_read_the_audit(client: FlaskClient, redis_store: EventStore) -> None:
+def test_an_observer_may_read_the_audit(client: FlaskClient, redis_store: RedisEventStore) -> None:
     battle_id = played(client, redis_store)
     observer = mint(client, battle_id, "observer")["token"]
 
@@ -208,7 +209,7 @@ def test_an_observer_may_read_the_audit(client: FlaskClient, redis_store: EventS
 
 
 def test_a_log_the_rules_cannot_fold_is_reported_not_a_server_error(
-    client: FlaskClient, redis_store: EventStore, redis_client: redis.Redis[Any]
+    client: FlaskClient, redis_store: RedisEventStore, redis_client: redis.Redis[Any]
 ) -> None:
     battle_id = played(client, redis_store)
     rewrite(redis_client, keys.log(battle_id), 1, edit_json("data", lambda data: data.update(ruleset="nope")))

@@ -14,8 +14,8 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
 from eventstore.records import TokenRecord
+from eventstore.redis_store import RedisEventStore
 from service.access.tokens import mint as mint_record
 from service.app import create_app
 from tests.fixtures.app import GmClient, config_for
@@ -40,12 +40,12 @@ class Scene:
 
 
 @pytest.fixture
-def keyed_app(redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str) -> Flask:
+def keyed_app(redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str) -> Flask:
     return create_app(config_for(redis_url, api_key=SERVICE_KEY), store=redis_store, queue_redis=redis_client)
 
 
 @pytest.fixture
-def scene(keyed_app: Flask, redis_store: EventStore) -> Scene:
+def scene(keyed_app: Flask, redis_store: RedisEventStore) -> Scene:
     client = GmClient(keyed_app, keyed_app.response_class)
     battle, other = (_created(client) for _ in range(2))
     for command in (WALL, GATE, CSM, GOFF):

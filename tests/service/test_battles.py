@@ -6,13 +6,13 @@ import hashlib
 
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from rules.dice import stream_key
 from tests.service.helpers import WALL, accepted, assert_problem, create_battle, fold
 
 
 def test_creating_a_battle_answers_201_with_its_location_and_a_seed_commitment(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     created = client.post(
         "/battles", json={"ruleset": "epic", "name": "Siege of Vraks", "client_seed": "abc"}
@@ -59,7 +59,7 @@ def test_version_one_records_the_creation_as_battle_created(client: FlaskClient)
 
 
 def test_the_summary_tells_head_chain_and_projected_version(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
     accepted(client, battle_id, WALL)
@@ -77,7 +77,7 @@ def test_the_summary_tells_head_chain_and_projected_version(
 
 
 def test_the_summary_etag_is_the_chain_head_and_answers_304_when_unchanged(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
     fold(redis_store, battle_id)
@@ -93,7 +93,7 @@ def test_the_summary_etag_is_the_chain_head_and_answers_304_when_unchanged(
 
 
 def test_the_summary_etag_changes_when_the_projection_catches_up(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
     lagging = client.get(f"/battles/{battle_id}")
@@ -136,7 +136,7 @@ def test_an_unknown_battle_is_a_404_problem_whatever_the_token(client: FlaskClie
 
 
 def test_a_battle_created_without_a_client_seed_gets_one_so_its_dice_cannot_be_foreseen(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     """The stream key is sha256(server_seed || client_seed) and the public dice_commitment is
     sha256(server_seed): with an empty client seed anyone holding a token could compute every die before

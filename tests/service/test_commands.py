@@ -8,7 +8,7 @@ import threading
 import pytest
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from tests.service.helpers import (
     CSM,
     GOFF,
@@ -52,7 +52,7 @@ def test_the_log_keeps_the_command_as_sent_with_dice_apart(client: FlaskClient) 
 
 
 def test_the_outcome_is_null_while_pending_and_filled_by_the_fold(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
     version = accepted(client, battle_id, WALL)
@@ -68,7 +68,7 @@ def test_the_outcome_is_null_while_pending_and_filled_by_the_fold(
 
 @pytest.mark.rule("EP-TIME-06")
 def test_an_illegal_command_is_logged_and_comes_back_rejected_with_its_reason(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
     accepted(client, battle_id, WALL)
@@ -83,7 +83,7 @@ def test_an_illegal_command_is_logged_and_comes_back_rejected_with_its_reason(
 
 
 def test_unknown_ids_are_judged_by_the_rules_not_the_schema(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
 
@@ -94,7 +94,7 @@ def test_unknown_ids_are_judged_by_the_rules_not_the_schema(
 
 
 def test_both_ids_of_give_order_are_a_rejected_invalid_field_not_a_422(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
     for command in (WALL, GOFF):
@@ -109,7 +109,7 @@ def test_both_ids_of_give_order_are_a_rejected_invalid_field_not_a_422(
 
 
 def test_supplied_dice_above_the_die_are_a_rejected_outcome(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
     accepted(client, battle_id, {"type": "add_fortification", "id": "G1", "kind": "gate"})

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from eventstore.chain import verify_chain
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from tests.service.helpers import (
     CSM,
     WALL,
@@ -33,7 +33,7 @@ ADVANCE = {"type": "advance_phase"}
 
 
 def test_every_read_of_a_battle_is_tagged_with_a_chain_hash(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
     version = accepted(client, battle_id, WALL)
@@ -50,7 +50,7 @@ def test_every_read_of_a_battle_is_tagged_with_a_chain_hash(
     assert client.get(f"/battles/{battle_id}/state?at=1").headers["ETag"] == f'"{first.hash}"'
 
 
-def test_tags_change_when_pending_outcomes_land(client: FlaskClient, redis_store: EventStore) -> None:
+def test_tags_change_when_pending_outcomes_land(client: FlaskClient, redis_store: RedisEventStore) -> None:
     battle_id = create_battle(client)
     version = accepted(client, battle_id, WALL)
     pending_event = client.get(f"/battles/{battle_id}/events/{version}").headers["ETag"]
@@ -65,7 +65,7 @@ def test_tags_change_when_pending_outcomes_land(client: FlaskClient, redis_store
 
 
 @pytest.mark.parametrize("path", ["", "/state", "/events", "/events/1", "/state?at=1"])
-def test_an_unchanged_read_answers_304(client: FlaskClient, redis_store: EventStore, path: str) -> None:
+def test_an_unchanged_read_answers_304(client: FlaskClient, redis_store: RedisEventStore, path: str) -> None:
     battle_id = create_battle(client)
     fold(redis_store, battle_id)
     etag = client.get(f"/battles/{battle_id}{path}").headers["ETag"]
@@ -77,7 +77,7 @@ def test_an_unchanged_read_answers_304(client: FlaskClient, redis_store: EventSt
 
 @pytest.mark.parametrize("read", ["", "/state", "/events", "/events/2"])
 def test_if_match_takes_the_etag_of_any_read_at_the_head(
-    client: FlaskClient, redis_store: EventStore, read: str
+    client: FlaskClient, redis_store: RedisEventStore, read: str
 ) -> None:
     battle_id = create_battle(client)
     accepted(client, battle_id, WALL)
@@ -121,7 +121,7 @@ def test_a_weak_if_match_never_matches_a_write(client: FlaskClient, read: str) -
 
 @pytest.mark.parametrize("read", ["", "/state", "/events/1"])
 def test_an_etag_read_before_the_head_moved_is_a_412_with_the_current_version(
-    client: FlaskClient, redis_store: EventStore, read: str
+    client: FlaskClient, redis_store: RedisEventStore, read: str
 ) -> None:
     battle_id = create_battle(client)
     fold(redis_store, battle_id)
@@ -134,7 +134,9 @@ def test_an_etag_read_before_the_head_moved_is_a_412_with_the_current_version(
     assert head_version(client, battle_id) == 2
 
 
-def test_two_writers_racing_with_one_if_match_win_one_round_each(app: Flask, redis_store: EventStore) -> None:
+def test_two_writers_racing_with_one_if_match_win_one_round_each(
+    app: Flask, redis_store: RedisEventStore
+) -> None:
     client = app.test_client()
     created = client.post("/battles", json={"ruleset": "epic"}).get_json()
     battle_id, gm = created["id"], bearer(created["gm_token"])
@@ -150,7 +152,7 @@ def test_two_writers_racing_with_one_if_match_win_one_round_each(app: Flask, red
 
 
 def test_side_writers_without_if_match_all_land_with_contiguous_versions(
-    client: FlaskClient, app: Flask, redis_store: EventStore
+    client: FlaskClient, app: Flask, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
     for command in (WALL, CSM):

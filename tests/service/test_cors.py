@@ -12,9 +12,10 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from service.app import create_app
 from tests.fixtures.app import GmClient, config_for
+from tests.fixtures.redis_server import Backend
 from tests.service.helpers import create_battle
 
 FOUNDRY = "https://foundry.example:30000"
@@ -30,12 +31,12 @@ REQUEST_HEADERS = {
 EXPOSED = {"etag", "location", "link", "retry-after", "www-authenticate", "ratelimit", "ratelimit-policy"}
 
 
-def app_with(origins: tuple[str, ...], store: EventStore, queue: redis.Redis[Any], url: str) -> Flask:
+def app_with(origins: tuple[str, ...], store: Backend, queue: redis.Redis[Any], url: str) -> Flask:
     return create_app(config_for(url, cors_origins=origins), store=store, queue_redis=queue)
 
 
 @pytest.fixture
-def listed(redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
+def listed(redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
     app = app_with((FOUNDRY,), redis_store, redis_client, redis_url)
     return GmClient(app, app.response_class)
 
@@ -124,7 +125,7 @@ def test_any_origin_is_a_wildcard_without_credentials(client: FlaskClient) -> No
 
 
 def test_cors_can_be_switched_off(
-    redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str
+    redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str
 ) -> None:
     client = app_with((), redis_store, redis_client, redis_url).test_client()
     answer = client.get("/rulesets", headers={"Origin": FOUNDRY})
@@ -169,7 +170,10 @@ def counted_cors_headers(monkeypatch: pytest.MonkeyPatch) -> Counter[str | None]
 
 
 def test_each_origin_keeps_its_own_fields_request_after_request(
-    redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str, monkeypatch: pytest.MonkeyPatch
+    redis_store: RedisEventStore,
+    redis_client: redis.Redis[Any],
+    redis_url: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A plain answer's fields are worked out once per Origin (service/cors.SimpleAnswers), then reused."""
     other = "https://owlbear.example"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from tests.service.helpers import CLIMB_FIGHT, accepted, fold, outcome
 
 
@@ -27,7 +27,7 @@ def recompute(key: bytes, version: int, n: int, faces: int) -> int:
 
 @pytest.mark.rule("EP-GEN-03")
 def test_a_concluded_battle_reveals_a_seed_that_matches_its_commitment_and_every_stream_roll(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     created = client.post("/battles", json={"ruleset": "epic", "client_seed": "table-7"})
     battle_id, commitment = created.get_json()["id"], created.get_json()["dice_commitment"]
@@ -50,7 +50,9 @@ def test_a_concluded_battle_reveals_a_seed_that_matches_its_commitment_and_every
 
 
 @pytest.mark.rule("EP-GEN-03")
-def test_commands_after_conclude_are_kept_and_rejected(client: FlaskClient, redis_store: EventStore) -> None:
+def test_commands_after_conclude_are_kept_and_rejected(
+    client: FlaskClient, redis_store: RedisEventStore
+) -> None:
     battle_id = client.post("/battles", json={"ruleset": "epic"}).get_json()["id"]
     accepted(client, battle_id, {"type": "conclude"})
     late = accepted(client, battle_id, {"type": "advance_phase"})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from tests.service.helpers import accepted, assert_problem, create_battle, fold
 
 
@@ -15,7 +15,7 @@ def _battle_with_walls(client: FlaskClient, count: int) -> str:
     return battle_id
 
 
-def test_pages_follow_the_next_link_until_the_head(client: FlaskClient, redis_store: EventStore) -> None:
+def test_pages_follow_the_next_link_until_the_head(client: FlaskClient, redis_store: RedisEventStore) -> None:
     battle_id = _battle_with_walls(client, 6)  # versions 1..7
     fold(redis_store, battle_id)
 

@@ -8,7 +8,7 @@ import json
 import pytest
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from replay.verify import verify
 from tests.service.exports import (
     CONCLUDE,
@@ -30,7 +30,7 @@ def verified(lines: Lines) -> dict[str, object]:
 
 @pytest.mark.parametrize("ruleset", ["epic", "pathfinder"])
 def test_an_honest_concluded_export_verifies_with_every_die(
-    client: FlaskClient, redis_store: EventStore, ruleset: str
+    client: FlaskClient, redis_store: RedisEventStore, ruleset: str
 ) -> None:
     battle_id = played(client, redis_store, ruleset)
     lines = exported(client, battle_id)
@@ -45,7 +45,7 @@ def test_an_honest_concluded_export_verifies_with_every_die(
     assert report.outcomes == {"compared": head.version, "pending": 0}
 
 
-def test_each_line_is_a_cloudevent_of_one_version(client: FlaskClient, redis_store: EventStore) -> None:
+def test_each_line_is_a_cloudevent_of_one_version(client: FlaskClient, redis_store: RedisEventStore) -> None:
     battle_id = played(client, redis_store)
     lines = exported(client, battle_id)
     first, last = event(lines, 1), event(lines, CONCLUDE)
@@ -61,7 +61,7 @@ def test_each_line_is_a_cloudevent_of_one_version(client: FlaskClient, redis_sto
 
 
 def test_before_conclude_an_export_proves_its_chain_and_outcomes_but_not_its_dice(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = played(client, redis_store, conclude=False)
     lines = exported(client, battle_id)
@@ -79,7 +79,7 @@ def test_before_conclude_an_export_proves_its_chain_and_outcomes_but_not_its_dic
 
 
 def test_outcomes_not_projected_yet_are_pending_at_the_end(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = played(client, redis_store, conclude=False)
     accepted(client, battle_id, {"type": "advance_phase"})
@@ -91,7 +91,9 @@ def test_outcomes_not_projected_yet_are_pending_at_the_end(
     assert report["status"] == "verified" and report["outcomes"] == {"compared": len(lines) - 1, "pending": 1}
 
 
-def test_any_read_token_exports_and_no_token_does_not(client: FlaskClient, redis_store: EventStore) -> None:
+def test_any_read_token_exports_and_no_token_does_not(
+    client: FlaskClient, redis_store: RedisEventStore
+) -> None:
     battle_id = create_battle(client)
     for role in ("observer", "side:attacker"):
         token = mint(client, battle_id, role)["token"]
@@ -104,7 +106,7 @@ def test_any_read_token_exports_and_no_token_does_not(client: FlaskClient, redis
 @pytest.mark.parametrize("ruleset", ["epic", "pathfinder"])
 @pytest.mark.parametrize("tamper", sorted(TAMPERS))
 def test_a_tampered_export_names_its_first_bad_version_and_kind(
-    client: FlaskClient, redis_store: EventStore, tamper: str, ruleset: str
+    client: FlaskClient, redis_store: RedisEventStore, tamper: str, ruleset: str
 ) -> None:
     make, version, kind = TAMPERS[tamper]
     lines = make(exported(client, played(client, redis_store, ruleset)))
@@ -119,7 +121,7 @@ def test_a_tampered_export_names_its_first_bad_version_and_kind(
 
 @pytest.mark.parametrize("case", sorted(UNUSABLE))
 def test_a_file_that_cannot_be_verified_is_unusable_with_a_reason(
-    client: FlaskClient, redis_store: EventStore, case: str
+    client: FlaskClient, redis_store: RedisEventStore, case: str
 ) -> None:
     lines = UNUSABLE[case](exported(client, played(client, redis_store)))
 
@@ -130,5 +132,5 @@ def test_a_file_that_cannot_be_verified_is_unusable_with_a_reason(
     assert report.finding.line == UNUSABLE_LINES[case](lines), report.finding
 
 
-def test_the_report_is_plain_json(client: FlaskClient, redis_store: EventStore) -> None:
+def test_the_report_is_plain_json(client: FlaskClient, redis_store: RedisEventStore) -> None:
     assert json.loads(json.dumps(verified(exported(client, played(client, redis_store)))))["ok"] is True

@@ -16,7 +16,7 @@ from schemathesis.auths import AuthStorage
 from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from service.app import create_app
 from tests.fixtures.app import config_for
 
@@ -39,7 +39,7 @@ def bearer(token: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def roomy_app(redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str) -> Flask:
+def roomy_app(redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str) -> Flask:
     """Bodies up to 1 MiB: a generated invalid body must meet the schema, not the size cap (a 413); a
     service key, so creation is authenticated too; a budget no run reaches."""
     config = config_for(redis_url, max_body_bytes=2**20, api_key=SERVICE_KEY, rate_limit="100000 per minute")

@@ -16,13 +16,14 @@ import redis
 from flask import Flask
 
 from eventstore.chain import entry_hash
-from eventstore.protocol import EventStore
 from eventstore.records import StoredEntry
+from eventstore.redis_store import RedisEventStore
 from replay.export import export_lines
 from service.app import create_app
 from service.deps import EXTENSION, Services
 from service.reading.hiding import POLICIES, SALT
 from tests.fixtures.app import GmClient, config_for
+from tests.fixtures.redis_server import Backend
 from tests.service.exports import exported, imported
 from tests.service.helpers import (
     CSM,
@@ -65,7 +66,7 @@ KEPT = ("version", "type", "schema_version", "actor", "recorded_at", "prev_hash"
 @dataclass
 class Battle:
     client: GmClient
-    store: EventStore
+    store: Backend
     id: str
     headers: dict[str, dict[str, str]]  # by reader
 
@@ -83,7 +84,7 @@ class Battle:
         fold(self.store, self.id)
 
 
-def ordered(client: GmClient, store: EventStore, *, gate_order: str = "advance") -> Battle:
+def ordered(client: GmClient, store: Backend, *, gate_order: str = "advance") -> Battle:
     """A wall, a gate and a stand a side; each side orders its own (the defender its gate too), with side
     tokens; folded, orders phase, nothing revealed."""
     battle_id = create_battle(client)
@@ -103,7 +104,7 @@ def ordered(client: GmClient, store: EventStore, *, gate_order: str = "advance")
 
 
 @pytest.fixture
-def battle(client: GmClient, redis_store: EventStore) -> Battle:
+def battle(client: GmClient, redis_store: RedisEventStore) -> Battle:
     return ordered(client, redis_store)
 
 
@@ -305,7 +306,7 @@ def test_an_applied_conclude_reveals_every_order(battle: Battle) -> None:
         assert orders_in(battle.get(reader, "/state").get_json())["goff"] == "first_fire"
 
 
-def test_a_rejected_advance_phase_reveals_nothing(client: GmClient, redis_store: EventStore) -> None:
+def test_a_rejected_advance_phase_reveals_nothing(client: GmClient, redis_store: RedisEventStore) -> None:
     battle_id = create_battle(client)
     for command in (WALL, GATE, CSM):  # the gate has no order: leaving the orders phase is refused
         accepted(client, battle_id, command)
@@ -375,7 +376,7 @@ def test_other_commands_are_never_hidden(battle: Battle) -> None:
 
 
 @pytest.fixture
-def stream_client(redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
+def stream_client(redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
     app = create_app(
         config_for(redis_url, stream_heartbeat_s=0.05), store=redis_store, queue_redis=redis_client
     )
@@ -390,7 +391,7 @@ def streamed(battle: Battle, reader: str, after: int, count: int) -> list[dict[s
 
 @pytest.mark.parametrize("reader", READERS)
 def test_the_stream_sends_each_reader_the_outcomes_as_events_serves_them_to_it(
-    stream_client: GmClient, redis_store: EventStore, reader: str
+    stream_client: GmClient, redis_store: RedisEventStore, reader: str
 ) -> None:
     battle = ordered(stream_client, redis_store)
 
@@ -407,7 +408,7 @@ def test_the_stream_sends_each_reader_the_outcomes_as_events_serves_them_to_it(
 
 
 def test_live_streams_of_several_readers_share_no_rendered_frame_across_views(
-    stream_client: GmClient, redis_store: EventStore
+    stream_client: GmClient, redis_store: RedisEventStore
 ) -> None:
     """The process renders each outcome once per language and view: the GM's whole frame, rendered first,
     must never reach the defender or the observer, whose streams read the very same hub batch."""
@@ -457,7 +458,7 @@ TITAN = {
 STORM = {"type": "assault", "stand_id": "titan", "section_id": "G1"}  # 2D6 + caf > the gate's VA_eff
 
 
-def before_the_storm(client: GmClient, store: EventStore, gate_order: str, *, folded: bool) -> Battle:
+def before_the_storm(client: GmClient, store: Backend, gate_order: str, *, folded: bool) -> Battle:
     """A titan on Charge at the gate's foot, in the close-combat phase; unless `folded`, the advance_phases
     out of the orders phase are logged but not folded yet, so no reveal is stored: the gate's order is still
     hidden from the attacker, though the state at the head is past the orders phase."""
@@ -482,7 +483,7 @@ def previews(battle: Battle) -> dict[str, Any]:
 
 
 def test_a_sides_preview_tells_nothing_of_the_other_sides_hidden_orders(
-    client: GmClient, redis_store: EventStore
+    client: GmClient, redis_store: RedisEventStore
 ) -> None:
     first_fire = previews(before_the_storm(client, redis_store, "first_fire", folded=False))
     advance = previews(before_the_storm(client, redis_store, "advance", folded=False))
@@ -495,7 +496,7 @@ def test_a_sides_preview_tells_nothing_of_the_other_sides_hidden_orders(
         assert leaks(str(preview), "attacker") == []
 
 
-def test_once_revealed_a_sides_preview_is_the_gms(client: GmClient, redis_store: EventStore) -> None:
+def test_once_revealed_a_sides_preview_is_the_gms(client: GmClient, redis_store: RedisEventStore) -> None:
     shown = previews(before_the_storm(client, redis_store, "first_fire", folded=True))
 
     assert shown["attacker"] == shown["gm"]
@@ -511,7 +512,7 @@ def reveals_of(app: Flask) -> Any:
 
 
 def test_another_process_finds_the_last_reveal_however_far_back_it_is(
-    client: GmClient, redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str
+    client: GmClient, redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str
 ) -> None:
     battle_id = create_battle(client)
     for command in (WALL, CSM, GOFF):  # no gate: every turn's orders phase ends, each with a reveal
@@ -542,7 +543,7 @@ def test_another_process_finds_the_last_reveal_however_far_back_it_is(
 
 
 def test_orders_of_a_battle_that_never_left_its_first_orders_phase_stay_hidden(
-    client: GmClient, redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str
+    client: GmClient, redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str
 ) -> None:
     battle = ordered(client, redis_store)
     for n in range(250):  # a long setup: more than one window back to version 1

@@ -11,7 +11,7 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from service.app import create_app
 from tests.fixtures.app import GmClient, config_for
 from tests.service.helpers import CSM, WALL, assert_problem, create_battle, head_version, send
@@ -63,7 +63,7 @@ def test_a_printable_ascii_idempotency_key_is_taken(client: FlaskClient) -> None
 
 
 def test_past_the_waiters_cap_a_prefer_wait_is_answered_202_at_once(
-    redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str
+    redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str
 ) -> None:
     """A held wait keeps its thread; the next one past SIEGE_MAX_WAITERS declines the preference."""
     app = create_app(

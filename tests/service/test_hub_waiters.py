@@ -13,7 +13,6 @@ import pytest
 from eventstore.config import RedisClient, connect
 from eventstore.embedded import EmbeddedServer
 from eventstore.memory_store import MemoryEventStore
-from eventstore.protocol import EventStore
 from eventstore.records import Projection
 from eventstore.redis_store import RedisEventStore
 from service.app import create_app
@@ -22,13 +21,14 @@ from service.streams.hub import Hub
 from service.streams.subscriptions import StreamsFull
 from tests.eventstore.helpers import battle, eventually
 from tests.fixtures.app import GmClient, config_for
+from tests.fixtures.redis_server import Backend
 from tests.service.helpers import WALL, create_battle, send
 
 WAIT_S = 30.0  # a bound only: every wait below ends on its outcome long before
 HELD_S = 600.0  # a wait that only its outcome or an outage ends within the test's bound of WAIT_S
 
 
-def outcomes(store: EventStore, battle_id: str, first: int, last: int) -> None:
+def outcomes(store: Backend, battle_id: str, first: int, last: int) -> None:
     store.save_projection(
         battle_id,
         state=Projection(version=last, state="{}"),
@@ -37,8 +37,8 @@ def outcomes(store: EventStore, battle_id: str, first: int, last: int) -> None:
 
 
 @pytest.fixture
-def hub(store: EventStore) -> Hub:
-    return Hub(store, max_streams=10)
+def hub(store: Backend) -> Hub:
+    return Hub(store, store, max_streams=10)
 
 
 class Waits:
@@ -73,7 +73,7 @@ def waiting(hub: Hub, count: int) -> Callable[[], bool]:
 
 
 def test_waiters_on_several_battles_are_woken_by_the_reader_with_their_outcome(
-    store: EventStore, hub: Hub, waits: Waits
+    store: Backend, hub: Hub, waits: Waits
 ) -> None:
     for battle_id in ("b1", "b2", "b3"):  # on a cluster: several slots and nodes
         battle(store, battle_id, commands=2)
@@ -98,7 +98,7 @@ def test_waiters_on_several_battles_are_woken_by_the_reader_with_their_outcome(
     assert hub.waiting == 0
 
 
-def test_an_outcome_written_before_its_waiter_came_is_answered_at_once(store: EventStore, hub: Hub) -> None:
+def test_an_outcome_written_before_its_waiter_came_is_answered_at_once(store: Backend, hub: Hub) -> None:
     battle(store, commands=2)
     outcomes(store, "b1", 1, 3)
 
@@ -106,7 +106,7 @@ def test_an_outcome_written_before_its_waiter_came_is_answered_at_once(store: Ev
     assert hub.wait_outcome("b1", 3, WAIT_S) == '{"version":3}'
 
 
-def test_a_waiter_for_an_outcome_the_reader_read_already_gets_it_again(store: EventStore, hub: Hub) -> None:
+def test_a_waiter_for_an_outcome_the_reader_read_already_gets_it_again(store: Backend, hub: Hub) -> None:
     battle(store, commands=3)
     stream = hub.subscribe("b1")  # a stream keeps b1 watched: the reader reads on past each outcome
     outcomes(store, "b1", 1, 4)
@@ -118,7 +118,7 @@ def test_a_waiter_for_an_outcome_the_reader_read_already_gets_it_again(store: Ev
 
 
 def test_a_waiter_for_an_earlier_version_than_the_one_watched_is_answered(
-    store: EventStore, hub: Hub, waits: Waits
+    store: Backend, hub: Hub, waits: Waits
 ) -> None:
     battle(store, commands=3)
     waits.start("b1", 4)
@@ -131,7 +131,7 @@ def test_a_waiter_for_an_earlier_version_than_the_one_watched_is_answered(
     assert waits.join() == {("b1", 4): '{"version":4}', ("b1", 3): '{"version":3}'}
 
 
-def test_a_wait_gives_none_when_its_outcome_does_not_come_in_time(store: EventStore, hub: Hub) -> None:
+def test_a_wait_gives_none_when_its_outcome_does_not_come_in_time(store: Backend, hub: Hub) -> None:
     battle(store, commands=2)
     outcomes(store, "b1", 1, 1)
 
@@ -140,7 +140,7 @@ def test_a_wait_gives_none_when_its_outcome_does_not_come_in_time(store: EventSt
     assert hub.waiting == 0
 
 
-def test_a_battle_is_read_while_someone_waits_on_it_and_no_longer(store: EventStore, hub: Hub) -> None:
+def test_a_battle_is_read_while_someone_waits_on_it_and_no_longer(store: Backend, hub: Hub) -> None:
     battle(store, commands=2)
     outcomes(store, "b1", 1, 1)
     waits = Waits(hub)
@@ -159,7 +159,7 @@ def test_a_battle_is_read_while_someone_waits_on_it_and_no_longer(store: EventSt
 def test_many_waiters_hold_one_blocked_read_of_the_store_between_them(own_server: EmbeddedServer) -> None:
     client = connect(own_server.url)
     store = RedisEventStore(client)
-    hub = Hub(store, max_streams=10)
+    hub = Hub(store, store, max_streams=10)
     waits = Waits(hub)
     battles = [battle(store, f"b{n}", commands=1) for n in range(20)]
     for battle_id in battles:
@@ -178,7 +178,7 @@ def blocked_reads(client: RedisClient) -> int:
 
 def test_a_store_outage_lets_every_waiter_go_at_once_and_new_ones_too(own_server: EmbeddedServer) -> None:
     store = RedisEventStore(connect(own_server.url, socket_timeout=2))
-    hub = Hub(store, max_streams=10)
+    hub = Hub(store, store, max_streams=10)
     waits = Waits(hub)
     battle(store, commands=1)
     waits.start("b1", 2, HELD_S)
@@ -245,7 +245,7 @@ class FailsOnce(MemoryEventStore):
 
 def test_waiters_are_answered_again_once_the_store_is_back_after_a_blip() -> None:
     store = FailsOnce()
-    hub = Hub(store, max_streams=10)
+    hub = Hub(store, store, max_streams=10)
     battle(store, commands=3)
     store.failing = True
     assert hub.wait_outcome("b1", 2, WAIT_S) is None  # the blip lets it go: 202
@@ -273,7 +273,7 @@ class HeldInDelivery(MemoryEventStore):
 
 def test_a_waiter_coming_while_a_streamed_batch_is_handed_out_gets_its_outcome() -> None:
     store = HeldInDelivery()
-    hub = Hub(store, max_streams=10)
+    hub = Hub(store, store, max_streams=10)
     battle(store, commands=3)
     hub.subscribe("b1")  # a viewer streams the battle from this process
     store.armed = True
@@ -292,7 +292,7 @@ def test_a_waiter_coming_while_a_streamed_batch_is_handed_out_gets_its_outcome()
 
 def test_closing_ends_every_stream_lets_every_waiter_go_and_stops_the_reader() -> None:
     store = MemoryEventStore()
-    hub = Hub(store, max_streams=10)
+    hub = Hub(store, store, max_streams=10)
     battle(store, commands=2)
     stream = hub.subscribe("b1")
     waits = Waits(hub)

@@ -16,9 +16,11 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from eventstore.canonical import canonical_json
-from eventstore.protocol import EventStore
 from eventstore.records import NewEntry
+from eventstore.redis_store import RedisEventStore
 from service.commands.idempotency import fingerprint
+from tests.eventstore.helpers import appending
+from tests.fixtures.redis_server import Backend
 from tests.service.helpers import CSM, WALL, assert_problem, create_battle, fold, head_version, send
 
 KEY = {"Idempotency-Key": "3f1c-a-uuid-or-so"}
@@ -43,7 +45,7 @@ def test_a_repeat_answers_the_original_202_and_appends_nothing(client: FlaskClie
 
 
 def test_a_repeat_answers_the_original_outcome_of_a_wait(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
     waited = _waiting(client, battle_id, WALL, {**KEY, "Prefer": "wait=5"})
@@ -57,7 +59,7 @@ def test_a_repeat_answers_the_original_outcome_of_a_wait(
 
 
 def test_a_repeat_of_a_wait_waits_on_the_process_hub_as_the_first_did(
-    client: FlaskClient, redis_store: EventStore, monkeypatch: pytest.MonkeyPatch
+    client: FlaskClient, redis_store: RedisEventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     battle_id = create_battle(client)
     waited = _waiting(client, battle_id, WALL, {**KEY, "Prefer": "wait=5"})
@@ -110,7 +112,9 @@ def test_the_same_key_with_another_body_is_a_422_and_appends_nothing(client: Fla
     assert head_version(client, battle_id) == 2
 
 
-def test_a_repeat_while_the_first_is_in_flight_is_a_409(client: FlaskClient, redis_store: EventStore) -> None:
+def test_a_repeat_while_the_first_is_in_flight_is_a_409(
+    client: FlaskClient, redis_store: RedisEventStore
+) -> None:
     battle_id = create_battle(client)
     waiting = _waiting(client, battle_id, WALL, {**KEY, "Prefer": "wait=5"})
     _appended(client, battle_id, 2)  # the first request is now waiting for its outcome
@@ -126,7 +130,7 @@ def test_a_repeat_while_the_first_is_in_flight_is_a_409(client: FlaskClient, red
 
 
 def test_a_key_whose_request_never_answered_replays_as_accepted(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)  # as if an API process died between the append and its answer
     entry = NewEntry(
@@ -138,7 +142,7 @@ def test_a_key_whose_request_never_answered_replays_as_accepted(
         recorded_at="2026-03-01T12:00:00.000Z",
         dice={},
     )
-    redis_store.append(battle_id, entry, fingerprint=fingerprint(WALL), lease_s=0)
+    redis_store.append(appending(battle_id, entry, fingerprint=fingerprint(WALL), lease_s=0))
 
     replayed = send(client, battle_id, WALL, headers=KEY)
 
@@ -221,7 +225,7 @@ def _appended(client: FlaskClient, battle_id: str, version: int) -> None:
             return
 
 
-def _fold_when_appended(client: FlaskClient, store: EventStore, battle_id: str, version: int) -> None:
+def _fold_when_appended(client: FlaskClient, store: Backend, battle_id: str, version: int) -> None:
     _appended(client, battle_id, version)
     fold(store, battle_id)
 

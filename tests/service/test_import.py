@@ -11,10 +11,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 import rules.undo
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from replay.verify import verify
 from service.app import create_app
 from tests.fixtures.app import GmClient, config_for
+from tests.fixtures.redis_server import Backend
 from tests.service.exports import (
     TAMPERS,
     UNDONE,
@@ -32,13 +33,13 @@ from tests.service.exports import (
 from tests.service.helpers import assert_problem, fold
 
 
-def battle_count(store: EventStore) -> int:
+def battle_count(store: Backend) -> int:
     return len(list(store.battle_ids()))
 
 
 @pytest.mark.parametrize("ruleset", ["epic", "pathfinder"])
 def test_an_imported_battle_audits_clean_and_re_exports_the_same_outcomes(
-    client: FlaskClient, redis_store: EventStore, ruleset: str
+    client: FlaskClient, redis_store: RedisEventStore, ruleset: str
 ) -> None:
     original = played(client, redis_store, ruleset)
     lines = exported(client, original)
@@ -80,7 +81,7 @@ def counted(lines: Lines) -> tuple[Callable[[], Iterator[bytes]], list[int]]:
 
 @pytest.mark.parametrize("case", sorted(UNDONE))
 def test_a_battle_with_an_applied_undo_imports(
-    client: FlaskClient, redis_store: EventStore, monkeypatch: pytest.MonkeyPatch, case: str
+    client: FlaskClient, redis_store: RedisEventStore, monkeypatch: pytest.MonkeyPatch, case: str
 ) -> None:
     if case == "nested_rewinds":  # one remembered state: a rewind folds through undos it must rewind again
         monkeypatch.setattr(rules.undo, "KEEP", 1)
@@ -102,7 +103,7 @@ def test_a_battle_with_an_applied_undo_imports(
 
 @pytest.mark.parametrize("tamper", sorted(TAMPERS))
 def test_a_tampered_export_is_refused_naming_its_version_and_creates_nothing(
-    client: FlaskClient, redis_store: EventStore, tamper: str
+    client: FlaskClient, redis_store: RedisEventStore, tamper: str
 ) -> None:
     make, version, kind = TAMPERS[tamper]
     lines = make(exported(client, played(client, redis_store)))
@@ -118,7 +119,7 @@ def test_a_tampered_export_is_refused_naming_its_version_and_creates_nothing(
 
 @pytest.mark.parametrize("case", sorted(UNUSABLE))
 def test_an_unusable_file_is_refused_and_creates_nothing(
-    client: FlaskClient, redis_store: EventStore, case: str
+    client: FlaskClient, redis_store: RedisEventStore, case: str
 ) -> None:
     lines = UNUSABLE[case](exported(client, played(client, redis_store)))
     before = battle_count(redis_store)
@@ -131,7 +132,7 @@ def test_an_unusable_file_is_refused_and_creates_nothing(
 
 
 def test_a_stream_die_the_fold_cannot_read_is_reported_as_a_die_once_the_seed_is_known(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     """docs/export-format.md §7.2 checks a version's stream dice before its outcome: a die recorded as "six"
     is the seed's `dice` finding, not the fold's failure; before `conclude` no seed judges it: `outcome`."""
@@ -149,7 +150,7 @@ def test_a_stream_die_the_fold_cannot_read_is_reported_as_a_die_once_the_seed_is
     assert found.reason.startswith("the fold failed"), found
 
 
-def test_a_battle_not_concluded_cannot_be_imported(client: FlaskClient, redis_store: EventStore) -> None:
+def test_a_battle_not_concluded_cannot_be_imported(client: FlaskClient, redis_store: RedisEventStore) -> None:
     lines = exported(client, played(client, redis_store, conclude=False))
     before = battle_count(redis_store)
 
@@ -157,14 +158,16 @@ def test_a_battle_not_concluded_cannot_be_imported(client: FlaskClient, redis_st
     assert battle_count(redis_store) == before
 
 
-def test_an_import_is_not_held_to_the_command_body_cap(client: FlaskClient, redis_store: EventStore) -> None:
+def test_an_import_is_not_held_to_the_command_body_cap(
+    client: FlaskClient, redis_store: RedisEventStore
+) -> None:
     lines = exported(client, played(client, redis_store, "pathfinder"))
     assert len(b"".join(lines)) > 16 * 1024  # the test app's SIEGE_MAX_BODY_BYTES
     assert imported(client, lines).status_code == 201
 
 
 def test_an_import_past_its_own_cap_is_a_413(
-    redis_store: EventStore, redis_client: Any, redis_url: str
+    redis_store: RedisEventStore, redis_client: Any, redis_url: str
 ) -> None:
     app: Flask = create_app(
         config_for(redis_url, import_max_bytes=1024), store=redis_store, queue_redis=redis_client
@@ -176,7 +179,7 @@ def test_an_import_past_its_own_cap_is_a_413(
 
 
 def test_an_import_needs_the_service_key_and_json_lines(
-    client: FlaskClient, redis_store: EventStore, redis_client: Any, redis_url: str
+    client: FlaskClient, redis_store: RedisEventStore, redis_client: Any, redis_url: str
 ) -> None:
     lines = exported(client, played(client, redis_store))
     keyed = create_app(

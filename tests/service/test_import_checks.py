@@ -15,13 +15,15 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from eventstore.chain import entry_hash
-from eventstore.protocol import GENESIS_HASH, EventStore
+from eventstore.chain import GENESIS_HASH, entry_hash
 from eventstore.records import StoredEntry
+from eventstore.redis_store import RedisEventStore
 from replay.export_format import ENTRY_FIELDS
 from replay.verify import verify
 from rules.fold import CONCLUDE
 from service.access.tokens import GM, mint
+from tests.eventstore.helpers import importing
+from tests.fixtures.redis_server import Backend
 from tests.service.exports import Lines, exported, imported, played, rechained, with_event
 from tests.service.helpers import assert_problem, fold
 
@@ -33,7 +35,7 @@ TOKEN_ID = "tok_0123456789abcdef"
 NEIGHBOURS = [f"W{n}" for n in range(3000)]  # ids the schema takes, in a body over the test app's 16 KiB
 
 
-def forged(client: FlaskClient, store: EventStore, lines: Lines, edit: Callable[[Entries], None]) -> Lines:
+def forged(client: FlaskClient, store: Backend, lines: Lines, edit: Callable[[Entries], None]) -> Lines:
     """The battle of `lines` with its entries edited, chained again and folded by the workers' fold under
     its own seed: an export that verifies, as a forger holding the seed would make it."""
     carried = [json.loads(raw)["data"] for raw in lines]
@@ -46,7 +48,9 @@ def forged(client: FlaskClient, store: EventStore, lines: Lines, edit: Callable[
         prev = entry_hash(entry.version, entry, prev)
         chained.append(replace(entry, hash=prev))
     battle_id, token = secrets.token_hex(12), mint(GM)
-    store.import_battle(battle_id, iter(chained), conclusion["result"]["server_seed"], token=token.record)
+    store.import_battle(
+        importing(battle_id, iter(chained), conclusion["result"]["server_seed"], token=token.record)
+    )
     fold(store, battle_id)
     return exported(client, battle_id, Authorization=f"Bearer {token.secret}")
 
@@ -140,13 +144,13 @@ SAYS = {
 }
 
 
-def battle_count(store: EventStore) -> int:
+def battle_count(store: Backend) -> int:
     return len(list(store.battle_ids()))
 
 
 @pytest.mark.parametrize("case", sorted(HOSTILE))
 def test_a_self_consistent_file_the_api_would_refuse_is_refused_naming_its_line(
-    client: FlaskClient, redis_store: EventStore, case: str
+    client: FlaskClient, redis_store: RedisEventStore, case: str
 ) -> None:
     edit, version, reason = HOSTILE[case]
     lines = forged(client, redis_store, exported(client, played(client, redis_store)), edit)
@@ -164,7 +168,7 @@ def test_a_self_consistent_file_the_api_would_refuse_is_refused_naming_its_line(
 
 
 def test_an_empty_key_which_the_store_cannot_even_hold_is_refused(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     """The store keeps no key as "": written, it reads back as none, so the copy's chain would break."""
     lines = exported(client, played(client, redis_store))
@@ -195,7 +199,7 @@ def with_outcome_hashes(lines: Lines) -> Lines:
 
 
 def test_the_first_entry_the_api_would_refuse_is_the_one_named(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     def two(entries: Entries) -> None:
         at(ORDER, actor="<script>")(entries)
@@ -231,7 +235,7 @@ def test_the_first_entry_the_api_would_refuse_is_the_one_named(
     ],
 )
 def test_what_the_api_takes_imports(
-    client: FlaskClient, redis_store: EventStore, edit: Callable[[Entries], None]
+    client: FlaskClient, redis_store: RedisEventStore, edit: Callable[[Entries], None]
 ) -> None:
     lines = forged(client, redis_store, exported(client, played(client, redis_store)), edit)
 

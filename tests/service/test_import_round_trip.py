@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.scenarios import pathfinder_rounds
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from replay.verify import verify
 from rules.registry import get_ruleset
 from tests.referee.generate import STEP_KINDS, BattleWriter, Command, Library
@@ -77,7 +77,7 @@ def seen(lines: Lines) -> Counter[str]:
 
 
 def test_any_concluded_battle_exports_verifies_imports_and_re_exports_the_same_bytes(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     covered: Counter[str] = Counter()
 

@@ -13,7 +13,7 @@ import redis
 from flask import Flask
 from flask_limiter import Limiter
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from service.app import create_app
 from tests.fixtures.app import GmClient, config_for
 from tests.service.helpers import WALL, assert_problem, bearer, mint
@@ -22,7 +22,7 @@ BUDGET = 3
 
 
 @pytest.fixture
-def tight(redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
+def tight(redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
     config = config_for(redis_url, rate_limit=f"{BUDGET} per minute")
     app: Flask = create_app(config, store=redis_store, queue_redis=redis_client)
     return GmClient(app, app.response_class)
@@ -74,7 +74,7 @@ def test_callers_without_a_token_are_counted_by_address(tight: GmClient) -> None
 
 @pytest.mark.parametrize("behind_front", [True, False])
 def test_behind_the_front_the_address_counted_is_the_one_it_forwards(
-    redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str, behind_front: bool
+    redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str, behind_front: bool
 ) -> None:
     """SIEGE_BEHIND_FRONT=1: every request comes from the front's own address, the client's is in
     X-Forwarded-For; without the setting a client could name any address there, so it is not read."""
@@ -89,7 +89,7 @@ def test_behind_the_front_the_address_counted_is_the_one_it_forwards(
 
 
 def test_rate_limits_can_be_switched_off(
-    redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str
+    redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str
 ) -> None:
     app = create_app(config_for(redis_url, rate_limit="off"), store=redis_store, queue_redis=redis_client)
     client = app.test_client()
@@ -121,7 +121,7 @@ KEY = {"Idempotency-Key": "past-the-budget"}
 
 
 def test_a_command_past_its_budget_is_a_429_that_appends_nothing(
-    tight: GmClient, redis_store: EventStore
+    tight: GmClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = tight.post("/battles", json={"ruleset": "epic"}).get_json()["id"]
     sent = [
@@ -192,7 +192,7 @@ def hook_calls(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
 
 
 @pytest.fixture
-def keyed(redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
+def keyed(redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
     config = config_for(redis_url, rate_limit="100 per minute", api_key=SERVICE_KEY)
     app: Flask = create_app(config, store=redis_store, queue_redis=redis_client)
     return GmClient(app, app.response_class)
@@ -218,7 +218,7 @@ def test_a_service_key_request_still_runs_the_limiters_after_hooks(
 
 
 @pytest.fixture
-def shared(redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
+def shared(redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
     """Each token 3 a minute, and all the tokens of one battle 5 a minute together."""
     config = config_for(redis_url, rate_limit="3 per minute", battle_rate_limit="5 per minute")
     app: Flask = create_app(config, store=redis_store, queue_redis=redis_client)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask.testing import FlaskClient
 
 from eventstore.config import connect
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from rules.describe import describe
 from rules.registry import get_ruleset
 from service.app import create_app
@@ -42,7 +42,7 @@ def test_readyz_is_200_when_store_and_queue_answer(client: FlaskClient) -> None:
     assert ready.get_json() == {"status": "ok", "checks": {"store": "ok", "queue": "ok"}}
 
 
-def test_readyz_is_503_when_the_queue_redis_does_not_answer(redis_store: EventStore) -> None:
+def test_readyz_is_503_when_the_queue_redis_does_not_answer(redis_store: RedisEventStore) -> None:
     unreachable = connect("redis://127.0.0.1:1/0")  # port 1: nothing listens there
     app = create_app(TEST_CONFIG, store=redis_store, queue_redis=unreachable)
 

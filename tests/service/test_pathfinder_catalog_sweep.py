@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from tests.service.pathfinder_sweep import (
     ASSAULT,
     BY_ID,
@@ -68,7 +68,7 @@ def test_the_sweep_covers_the_whole_catalog() -> None:
 @rule("PF-ENGINE-01")
 @pytest.mark.parametrize("catalog_id", UNSUPPORTED)
 def test_a_legacy_or_unverified_entry_is_refused(
-    client: FlaskClient, redis_store: EventStore, catalog_id: str
+    client: FlaskClient, redis_store: RedisEventStore, catalog_id: str
 ) -> None:
     battle = ApiBattle(client, redis_store)
     placing = {"type": "place_engine", "id": "e", "catalog_id": catalog_id, "position": at(0, 0)}
@@ -223,7 +223,7 @@ def ranged_case(catalog_id: str) -> Any:
 @rule("PF-ENGINE-01", "PF-CREW-01", "PF-CREW-03", "PF-AIM-05", "PF-LOAD-04", "PF-TIME-05")
 @pytest.mark.parametrize("catalog_id", [ranged_case(cid) for cid in RANGED])
 def test_every_ranged_engine_is_loaded_aimed_and_fired_over_the_api(
-    client: FlaskClient, redis_store: EventStore, catalog_id: str
+    client: FlaskClient, redis_store: RedisEventStore, catalog_id: str
 ) -> None:
     battle = ApiBattle(client, redis_store)
 
@@ -237,7 +237,7 @@ def test_every_ranged_engine_is_loaded_aimed_and_fired_over_the_api(
 @rule("PF-ENGINE-08", "PF-AIM-01", "PF-DIRECT-01")
 @pytest.mark.parametrize("catalog_id", [cid for cid in RANGED if cid.startswith("bombard")])
 def test_every_bombard_also_fires_direct_at_a_creature(
-    client: FlaskClient, redis_store: EventStore, catalog_id: str
+    client: FlaskClient, redis_store: RedisEventStore, catalog_id: str
 ) -> None:
     battle = ApiBattle(client, redis_store)
 
@@ -395,7 +395,7 @@ def assault_case(catalog_id: str) -> Any:
 @rule("PF-ENGINE-01", "PF-CREW-01", "PF-CREW-03")
 @pytest.mark.parametrize("catalog_id", [assault_case(cid) for cid in ASSAULT])
 def test_every_close_assault_engine_is_used_through_its_command(
-    client: FlaskClient, redis_store: EventStore, catalog_id: str
+    client: FlaskClient, redis_store: RedisEventStore, catalog_id: str
 ) -> None:
     battle = ApiBattle(client, redis_store)
 

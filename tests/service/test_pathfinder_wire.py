@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from rules.registry import get_ruleset
 from schemas.commands import command_schemas, load_command
 from tests.service.helpers import accepted, assert_problem, fold, head_version, outcome, send
@@ -142,7 +142,7 @@ LEFT_TO_THE_RULES: dict[str, tuple[dict[str, Any], str]] = {
 
 @pytest.mark.parametrize("body, reason", LEFT_TO_THE_RULES.values(), ids=LEFT_TO_THE_RULES.keys())
 def test_what_needs_the_battle_to_judge_is_appended_and_rejected_by_the_rules(
-    client: FlaskClient, redis_store: EventStore, body: dict[str, Any], reason: str
+    client: FlaskClient, redis_store: RedisEventStore, body: dict[str, Any], reason: str
 ) -> None:
     battle_id = create_pathfinder(client)
 

@@ -8,7 +8,8 @@ from typing import Any
 import redis
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
+from tests.fixtures.redis_server import Backend
 from tests.service.helpers import (
     CLIMB_FIGHT,
     accepted,
@@ -26,7 +27,7 @@ ASSAULT = CLIMB_FIGHT[-1]
 BEFORE_ASSAULT = CLIMB_FIGHT[:-1]
 
 
-def ready_to_assault(client: FlaskClient, store: EventStore) -> str:
+def ready_to_assault(client: FlaskClient, store: Backend) -> str:
     battle_id = create_battle(client)
     for command in BEFORE_ASSAULT:
         accepted(client, battle_id, command)
@@ -41,7 +42,7 @@ def every_key(client: redis.Redis[Any], battle_id: str) -> dict[bytes, bytes | N
 
 
 def test_a_preview_answers_the_odds_appends_nothing_and_changes_no_key_of_the_battle(
-    client: FlaskClient, redis_store: EventStore, redis_client: redis.Redis[Any]
+    client: FlaskClient, redis_store: RedisEventStore, redis_client: redis.Redis[Any]
 ) -> None:
     battle_id = ready_to_assault(client, redis_store)
     before, head = every_key(redis_client, battle_id), head_version(client, battle_id)
@@ -55,7 +56,7 @@ def test_a_preview_answers_the_odds_appends_nothing_and_changes_no_key_of_the_ba
 
 
 def test_a_preview_refuses_dice_and_conclude_and_a_side_token_acting_for_the_other_side(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = ready_to_assault(client, redis_store)
     previews = f"/battles/{battle_id}/previews"
@@ -70,7 +71,7 @@ def test_a_preview_refuses_dice_and_conclude_and_a_side_token_acting_for_the_oth
 
 
 def test_undo_over_http_restores_the_state_keeps_both_entries_and_the_audit_lists_the_discarded_rolls(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = ready_to_assault(client, redis_store)
     before = client.get(f"/battles/{battle_id}/state").get_json()
@@ -89,7 +90,7 @@ def test_undo_over_http_restores_the_state_keeps_both_entries_and_the_audit_list
 
 
 def test_undo_on_a_fresh_battle_is_rejected_nothing_to_undo_and_a_side_may_not_send_it(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
     version = accepted(client, battle_id, {"type": "undo"})
@@ -101,7 +102,7 @@ def test_undo_on_a_fresh_battle_is_rejected_nothing_to_undo_and_a_side_may_not_s
 
 
 def test_an_undo_past_a_snapshot_folds_the_earlier_state_from_the_store_and_restores_it_exactly(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     """Past SNAPSHOT_EVERY versions the earlier state comes from the nearest stored snapshot plus the log,
     folded by a fresh rewinder (each projection run builds its own), not from anything a fold kept."""

@@ -24,7 +24,7 @@ from eventstore.errors import ReplicasBehind
 from eventstore.redis_store import RedisEventStore
 from eventstore.replication import ReplicaAck
 from service.app import create_app
-from tests.eventstore.helpers import battle, command
+from tests.eventstore.helpers import appending, battle, command
 from tests.fixtures.app import GmClient, config_for
 from tests.service.helpers import CSM, WALL, assert_problem
 
@@ -147,11 +147,11 @@ def test_the_store_alone_refuses_the_acknowledgement_and_replays_it_once_the_rep
     entry = command(key="k")
 
     with pytest.raises(ReplicasBehind) as behind:
-        store.append("b", entry, fingerprint="f")
+        store.append(appending("b", entry, fingerprint="f"))
 
     assert (behind.value.confirmed, behind.value.wanted) == (0, 1)
     follow(replica, own_server)
-    replayed = store.append("b", entry, fingerprint="f")
+    replayed = store.append(appending("b", entry, fingerprint="f"))
     assert replayed.replayed and replayed.version == 2
 
 
@@ -160,11 +160,11 @@ def test_auto_waits_for_the_replicas_the_node_has(
 ) -> None:
     store = RedisEventStore(connect(own_server.url), ack=ReplicaAck(replicas=None, timeout_ms=1000))
     battle(store, "b")  # creating writes nothing that waits: auto is read at the first append
-    assert store.append("b", command()).version == 2
+    assert store.append(appending("b", command())).version == 2
     cut(replica)
 
     with pytest.raises(ReplicasBehind):  # auto read one replica when it was linked: it is wanted now
-        store.append("b", command())
+        store.append(appending("b", command()))
 
 
 def test_an_append_that_finds_an_acknowledged_head_lost_is_refused_counted_and_audited(
@@ -240,13 +240,13 @@ def test_a_replay_is_acknowledged_only_once_the_replicas_hold_the_first_attempt_
     os.kill(pid, signal.SIGSTOP)  # linked still, but it takes and acknowledges nothing
     try:
         with pytest.raises(ReplicasBehind):
-            first.append("b", command(key="k"), fingerprint="f")
+            first.append(appending("b", command(key="k"), fingerprint="f"))
         fresh = RedisEventStore(connect(own_server.url), ack=ReplicaAck(replicas=1, timeout_ms=1000))
         fresh.head("b")  # a read: its first append hashes on the right head and writes no claim
 
         with pytest.raises(ReplicasBehind):  # a connection of its own, which never wrote: still no
-            fresh.append("b", command(key="k"), fingerprint="f")
+            fresh.append(appending("b", command(key="k"), fingerprint="f"))
     finally:
         os.kill(pid, signal.SIGCONT)
     caught_up(own_server, time.monotonic() + LINKED_WITHIN_S)
-    assert fresh.append("b", command(key="k"), fingerprint="f").replayed
+    assert fresh.append(appending("b", command(key="k"), fingerprint="f")).replayed

@@ -9,7 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from rules.fold import CONCLUDE
 from rules.registry import get_ruleset
 from schemas.registry import schema_rulesets
@@ -48,7 +48,7 @@ def test_a_result_no_example_applies_fits_its_component(
     [("epic", {"type": "advance_phase"}), ("pathfinder", {"type": "set_wind", "level": "strong"})],
 )
 def test_the_results_of_battle_created_and_undo_fit_the_served_outcome_schema(
-    client: FlaskClient, redis_store: EventStore, ruleset: str, command: dict[str, str]
+    client: FlaskClient, redis_store: RedisEventStore, ruleset: str, command: dict[str, str]
 ) -> None:
     """Issue 22: neither result fitted `Outcome.result`, whose every component carried the members
     (turn, phase, dice) of a command's result, which neither has."""

@@ -10,8 +10,8 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from eventstore.config import connect
-from eventstore.protocol import EventStore
 from eventstore.queues import PROJECT_PENDING
+from eventstore.redis_store import RedisEventStore
 from service.app import create_app
 from tests.fixtures.app import GmClient, config_for
 from tests.service.helpers import WALL, accepted, create_battle, head_version
@@ -23,7 +23,7 @@ def _queued(redis_client: redis.Redis[Any]) -> list[str]:
 
 
 def test_a_command_marks_its_battle_pending_and_queues_one_projection_job(
-    client: FlaskClient, redis_store: EventStore, redis_client: redis.Redis[Any]
+    client: FlaskClient, redis_store: RedisEventStore, redis_client: redis.Redis[Any]
 ) -> None:
     battle_id = create_battle(client)
     for _ in range(3):
@@ -34,7 +34,7 @@ def test_a_command_marks_its_battle_pending_and_queues_one_projection_job(
 
 
 def test_a_new_battle_is_scheduled_for_its_first_fold(
-    client: FlaskClient, redis_store: EventStore, redis_client: redis.Redis[Any]
+    client: FlaskClient, redis_store: RedisEventStore, redis_client: redis.Redis[Any]
 ) -> None:
     battle_id = create_battle(client)
 
@@ -43,7 +43,7 @@ def test_a_new_battle_is_scheduled_for_its_first_fold(
 
 
 def test_commands_are_still_accepted_when_the_queue_redis_is_down(
-    redis_store: EventStore, redis_url: str
+    redis_store: RedisEventStore, redis_url: str
 ) -> None:
     queue = connect("redis://127.0.0.1:1/0")
     app = create_app(config_for(redis_url), store=redis_store, queue_redis=queue)

@@ -10,8 +10,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from eventstore.memory_store import MemoryEventStore
-from eventstore.protocol import EventStore
-from eventstore.records import Appended, NewEntry
+from eventstore.records import Appended, AppendRequest
+from eventstore.redis_store import RedisEventStore
 from service.app import create_app
 from tests.fixtures.app import GmClient, config_for
 from tests.service.helpers import (
@@ -97,7 +97,7 @@ def test_the_referees_commands_need_a_gm_token(
 
 
 def test_ownership_is_judged_at_the_head_before_any_fold(
-    client: FlaskClient, battle: str, redis_store: EventStore
+    client: FlaskClient, battle: str, redis_store: RedisEventStore
 ) -> None:
     accepted(client, battle, ORC)  # not folded: only the log knows the orc is the defender's
     assert redis_store.projection(battle) is None
@@ -109,7 +109,7 @@ def test_ownership_is_judged_at_the_head_before_any_fold(
 
 
 def test_ownership_is_judged_on_a_lagging_projection_plus_the_log_after_it(
-    client: FlaskClient, battle: str, redis_store: EventStore
+    client: FlaskClient, battle: str, redis_store: RedisEventStore
 ) -> None:
     fold(redis_store, battle)
     accepted(client, battle, ORC)
@@ -120,7 +120,7 @@ def test_ownership_is_judged_on_a_lagging_projection_plus_the_log_after_it(
 
 
 def test_an_unknown_stand_is_left_to_the_rules(
-    client: FlaskClient, battle: str, redis_store: EventStore
+    client: FlaskClient, battle: str, redis_store: RedisEventStore
 ) -> None:
     posted = send(client, battle, climb("ghost"), headers=side(client, battle, "attacker"))
     assert posted.status_code == 202
@@ -159,10 +159,11 @@ class BusyStore(MemoryEventStore):
     """The real in-memory store on a battle so busy that another command always lands first: every append
     that expects a version finds one more entry in front of it."""
 
-    def append(self, battle_id: str, entry: NewEntry, **options: Any) -> Appended:
-        if options.get("expected_version") is not None:
-            super().append(battle_id, dataclasses.replace(entry, idempotency_key=None, actor="someone-else"))
-        return super().append(battle_id, entry, **options)
+    def append(self, request: AppendRequest) -> Appended:
+        if request.expected_version is not None:
+            other = dataclasses.replace(request.entry, idempotency_key=None, actor="someone-else")
+            super().append(AppendRequest(battle_id=request.battle_id, entry=other))
+        return super().append(request)
 
 
 def test_a_side_command_that_never_gets_a_quiet_head_is_a_409(redis_client: Any, redis_url: str) -> None:

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
+from tests.fixtures.redis_server import Backend
 from tests.service.helpers import CSM, GOFF, WALL, accepted, assert_problem, create_battle
 from workers.projection import project_battle
 
@@ -30,14 +31,14 @@ EX_EP_01 = [
 ]
 
 
-def _play_live(client: FlaskClient, store: EventStore, snapshot_every: int) -> tuple[str, dict[int, Any]]:
+def _play_live(client: FlaskClient, store: Backend, snapshot_every: int) -> tuple[str, dict[int, Any]]:
     """Play EX-EP-01, folding after every command; return the live state seen at each version."""
     battle_id = create_battle(client)
-    project_battle(store, battle_id, snapshot_every=snapshot_every)
+    project_battle(store, store, battle_id, snapshot_every=snapshot_every)
     live = {1: client.get(f"/battles/{battle_id}/state").get_json()}
     for command in EX_EP_01:
         version = accepted(client, battle_id, command)
-        project_battle(store, battle_id, snapshot_every=snapshot_every)
+        project_battle(store, store, battle_id, snapshot_every=snapshot_every)
         live[version] = client.get(f"/battles/{battle_id}/state").get_json()
         assert live[version]["version"] == version
     return battle_id, live
@@ -46,7 +47,7 @@ def _play_live(client: FlaskClient, store: EventStore, snapshot_every: int) -> t
 @pytest.mark.parametrize("snapshot_every", [1000, 3], ids=["from version 1", "from snapshots"])
 @pytest.mark.example("EX-EP-01")
 def test_time_travel_equals_the_live_state_at_every_version(
-    client: FlaskClient, redis_store: EventStore, snapshot_every: int
+    client: FlaskClient, redis_store: RedisEventStore, snapshot_every: int
 ) -> None:
     battle_id, live = _play_live(client, redis_store, snapshot_every)
 
@@ -54,7 +55,7 @@ def test_time_travel_equals_the_live_state_at_every_version(
         assert client.get(f"/battles/{battle_id}/state?at={version}").get_json() == state
 
 
-def test_the_assault_shows_in_the_state(client: FlaskClient, redis_store: EventStore) -> None:
+def test_the_assault_shows_in_the_state(client: FlaskClient, redis_store: RedisEventStore) -> None:
     _battle, live = _play_live(client, redis_store, 1000)
 
     stands = live[10]["game"]["stands"]
@@ -74,10 +75,10 @@ def test_state_before_any_fold_is_folded_on_read(client: FlaskClient) -> None:
 
 
 def test_time_travel_past_the_projection_folds_from_the_log(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
-    project_battle(redis_store, battle_id)
+    project_battle(redis_store, redis_store, battle_id)
     accepted(client, battle_id, WALL)
 
     assert client.get(f"/battles/{battle_id}/state").get_json()["version"] == 1

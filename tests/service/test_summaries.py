@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from tests.service.helpers import CLIMB_FIGHT, CSM, WALL, accepted, create_battle, fold, send
 
 FR = {"Accept-Language": "fr"}
@@ -41,7 +41,7 @@ def test_the_east_wall_is_told_in_french_with_the_seeds_words(
 
 
 def test_a_rejection_names_the_phase_and_the_allowed_ones_in_both_languages(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
     for command in (WALL, CSM):
@@ -63,7 +63,9 @@ def test_a_rejection_names_the_phase_and_the_allowed_ones_in_both_languages(
     assert english["summary"] == "csm cannot climb in the orders phase: only in the movement phase"
 
 
-def test_a_rejection_names_the_unknown_id_and_its_field(client: FlaskClient, redis_store: EventStore) -> None:
+def test_a_rejection_names_the_unknown_id_and_its_field(
+    client: FlaskClient, redis_store: RedisEventStore
+) -> None:
     battle_id = create_battle(client)
     version = accepted(client, battle_id, {"type": "climb", "stand_id": "ghost", "section_id": "W1"})
     fold(redis_store, battle_id)
@@ -74,7 +76,7 @@ def test_a_rejection_names_the_unknown_id_and_its_field(client: FlaskClient, red
     assert told["summary"] == "stand_id : aucune entité ghost de type socle"
 
 
-def test_a_rejection_names_the_die_and_its_faces(client: FlaskClient, redis_store: EventStore) -> None:
+def test_a_rejection_names_the_die_and_its_faces(client: FlaskClient, redis_store: RedisEventStore) -> None:
     battle_id = create_battle(client)
     for command in EAST_WALL[:-1]:
         accepted(client, battle_id, command)
@@ -101,7 +103,7 @@ def test_a_rejection_names_the_die_and_its_faces(client: FlaskClient, redis_stor
     ],
 )
 def test_the_language_follows_accept_language_q_values(
-    client: FlaskClient, redis_store: EventStore, header: str | None, language: str
+    client: FlaskClient, redis_store: RedisEventStore, header: str | None, language: str
 ) -> None:
     battle_id = create_battle(client)
     accepted(client, battle_id, WALL)
@@ -116,7 +118,7 @@ def test_the_language_follows_accept_language_q_values(
     assert wall.startswith("Section de fortification W1" if language == "fr" else "Section W1 (wall) added")
 
 
-def test_a_french_page_has_its_own_etag(client: FlaskClient, redis_store: EventStore) -> None:
+def test_a_french_page_has_its_own_etag(client: FlaskClient, redis_store: RedisEventStore) -> None:
     battle_id = create_battle(client)
     fold(redis_store, battle_id)
 

@@ -18,11 +18,12 @@ from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 from typer.testing import CliRunner
 
-from eventstore.protocol import EventStore
 from eventstore.queues import REPLAY
+from eventstore.redis_store import RedisEventStore
 from replay.cli import app
 from replay.folds import UnsupportedRules
 from rules.registry import get_ruleset
+from tests.fixtures.redis_server import Backend
 from tests.service.exports import (
     TAMPERS,
     UNSUPPORTED,
@@ -46,7 +47,7 @@ def supported(pins: dict[str, str]) -> list[str]:
     return list(get_ruleset("epic").rules_versions) if pins.get("ruleset", "epic") == "epic" else []
 
 
-def another_release(client: FlaskClient, store: EventStore, pins: dict[str, str]) -> Lines:
+def another_release(client: FlaskClient, store: Backend, pins: dict[str, str]) -> Lines:
     """A concluded epic battle with stream dice, as a release folding the rules `pins` names exports it."""
     return repinned(exported(client, played(client, store)), pins)
 
@@ -60,7 +61,7 @@ def stream_rolls(lines: Lines) -> int:
     )
 
 
-def stored(store: EventStore, lines: Lines, *, outcomes: bool = True) -> tuple[str, dict[str, str]]:
+def stored(store: Backend, lines: Lines, *, outcomes: bool = True) -> tuple[str, dict[str, str]]:
     """The battle in this store as the other release wrote it: its id and a GM token's header."""
     battle_id, token = written_by_another_release(store, lines, outcomes=outcomes)
     return battle_id, {"Authorization": f"Bearer {token}"}
@@ -71,7 +72,7 @@ def stored(store: EventStore, lines: Lines, *, outcomes: bool = True) -> tuple[s
 
 @pytest.mark.parametrize("case", sorted(UNSUPPORTED))
 def test_verify_says_unsupported_naming_the_rules_needed_and_exits_2(
-    client: FlaskClient, redis_store: EventStore, tmp_path: Path, case: str
+    client: FlaskClient, redis_store: RedisEventStore, tmp_path: Path, case: str
 ) -> None:
     pins = UNSUPPORTED[case]
     lines = another_release(client, redis_store, pins)
@@ -99,7 +100,7 @@ def test_verify_says_unsupported_naming_the_rules_needed_and_exits_2(
 
 @pytest.mark.parametrize(("tamper", "kind"), [("edited_stream_die", "dice"), ("edited_data", "chain")])
 def test_a_forged_die_or_a_broken_chain_is_tampered_whatever_the_rules(
-    client: FlaskClient, redis_store: EventStore, tmp_path: Path, tamper: str, kind: str
+    client: FlaskClient, redis_store: RedisEventStore, tmp_path: Path, tamper: str, kind: str
 ) -> None:
     make = TAMPERS[tamper][0]
     path = tmp_path / "battle.jsonl"
@@ -120,7 +121,7 @@ def test_a_forged_die_or_a_broken_chain_is_tampered_whatever_the_rules(
 
 @pytest.mark.parametrize("case", sorted(UNSUPPORTED))
 def test_import_is_a_422_import_unsupported_rules_and_creates_nothing(
-    client: FlaskClient, redis_store: EventStore, case: str
+    client: FlaskClient, redis_store: RedisEventStore, case: str
 ) -> None:
     pins = UNSUPPORTED[case]
     lines = another_release(client, redis_store, pins)
@@ -139,7 +140,7 @@ def test_import_is_a_422_import_unsupported_rules_and_creates_nothing(
 
 
 def test_the_audit_does_not_replay_it_and_says_which_rules_it_needs(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     lines = another_release(client, redis_store, UNSUPPORTED["unknown_rules_version"])
     battle_id, gm = stored(redis_store, lines)
@@ -158,7 +159,7 @@ def test_the_audit_does_not_replay_it_and_says_which_rules_it_needs(
     }  # fmt: skip
 
 
-def test_the_audit_still_finds_a_forged_stored_die(client: FlaskClient, redis_store: EventStore) -> None:
+def test_the_audit_still_finds_a_forged_stored_die(client: FlaskClient, redis_store: RedisEventStore) -> None:
     lines = TAMPERS["edited_stream_die"][0](another_release(client, redis_store, {"rules_version": "epic-0"}))
     battle_id, gm = stored(redis_store, lines)
 
@@ -169,7 +170,7 @@ def test_the_audit_still_finds_a_forged_stored_die(client: FlaskClient, redis_st
 
 
 @pytest.mark.usefixtures("job_env")  # REDIS_URL names the test server for the command line
-def test_siege_audit_says_unsupported_and_exits_2(client: FlaskClient, redis_store: EventStore) -> None:
+def test_siege_audit_says_unsupported_and_exits_2(client: FlaskClient, redis_store: RedisEventStore) -> None:
     battle_id, _gm = stored(redis_store, another_release(client, redis_store, {"rules_version": "epic-0"}))
 
     said = runner.invoke(app, ["audit", battle_id])
@@ -184,16 +185,16 @@ def test_siege_audit_says_unsupported_and_exits_2(client: FlaskClient, redis_sto
 
 
 def test_the_projection_refuses_it_logs_why_and_writes_nothing(
-    client: FlaskClient, redis_store: EventStore, caplog: pytest.LogCaptureFixture
+    client: FlaskClient, redis_store: RedisEventStore, caplog: pytest.LogCaptureFixture
 ) -> None:
     lines = another_release(client, redis_store, {"rules_version": "epic-0"})
     battle_id, _gm = stored(redis_store, lines, outcomes=False)
     redis_store.mark_pending(battle_id)
 
     with caplog.at_level(logging.ERROR, logger="siege.projection"):
-        drained = drain_pending(redis_store, requeue=lambda: None, linger_s=0.0)
+        drained = drain_pending(redis_store, redis_store, redis_store, requeue=lambda: None, linger_s=0.0)
     with pytest.raises(UnsupportedRules, match="needs rules version epic-0 of epic"):
-        project_battle(redis_store, battle_id)
+        project_battle(redis_store, redis_store, battle_id)
 
     assert (drained.unsupported, drained.failed) == (1, 0)  # the battle it was exported from is folded
     assert f"battle {battle_id} needs rules version epic-0 of epic" in caplog.text
@@ -203,7 +204,7 @@ def test_the_projection_refuses_it_logs_why_and_writes_nothing(
 @pytest.mark.usefixtures("job_env")  # the worker reads the test server's address from the environment
 @pytest.mark.parametrize("mode", ["rebuild", "verify"])
 def test_a_replay_job_fails_saying_which_rules_it_needs_and_keeps_the_outcomes(
-    client: FlaskClient, redis_store: EventStore, redis_client: redis.Redis[Any], mode: str
+    client: FlaskClient, redis_store: RedisEventStore, redis_client: redis.Redis[Any], mode: str
 ) -> None:
     battle_id, gm = stored(redis_store, another_release(client, redis_store, {"rules_version": "epic-0"}))
     before = redis_store.outcomes(battle_id, limit=100)
@@ -223,7 +224,7 @@ def test_a_replay_job_fails_saying_which_rules_it_needs_and_keeps_the_outcomes(
 
 
 def test_time_travel_and_previews_answer_409_unsupported_rules_instead_of_folding_with_other_rules(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     """Every reader folds through `rules.fold`, which refuses a battle pinned to rules it does not have at
     version 1: the state at an earlier version and a preview are not computed with today's rules."""

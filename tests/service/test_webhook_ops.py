@@ -14,11 +14,12 @@ from flask import Flask
 from rq import Queue
 
 from eventstore.clock import now, parse_iso
-from eventstore.protocol import EventStore
 from eventstore.queues import DELIVER_WEBHOOK, SEND_WEBHOOK, SERIALIZER
 from eventstore.records import WebhookProgress
+from eventstore.redis_store import RedisEventStore
 from service.commands import idempotency
 from tests.fixtures.app import GmClient, config_for
+from tests.fixtures.redis_server import Backend
 from tests.service.helpers import WALL, accepted, assert_problem, bearer, create_battle, fold, mint
 from webhooks.guard import parse_allow
 from webhooks.settings import WebhookSettings
@@ -28,13 +29,13 @@ DAY_S = 24 * 3600
 
 
 @pytest.fixture
-def gm(redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
+def gm(redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
     settings = WebhookSettings(allow=parse_allow("127.0.0.1"))
     app: Flask = create_app_for(redis_store, redis_client, redis_url, settings)
     return GmClient(app, app.response_class, use_cookies=False)
 
 
-def create_app_for(store: EventStore, client: redis.Redis[Any], url: str, settings: WebhookSettings) -> Flask:
+def create_app_for(store: Backend, client: redis.Redis[Any], url: str, settings: WebhookSettings) -> Flask:
     from service.app import create_app
 
     app = create_app(config_for(url, webhooks=settings), store=store, queue_redis=client)
@@ -65,7 +66,7 @@ def jobs(client: redis.Redis[Any]) -> list[tuple[str, list[Any]]]:
     return [(job.func_name, list(job.args)) for job in queue.jobs]
 
 
-def failed(store: EventStore, battle_id: str, hook: dict[str, Any], cursor: int) -> None:
+def failed(store: Backend, battle_id: str, hook: dict[str, Any], cursor: int) -> None:
     """What the worker leaves after the whole retry window failed."""
     progress = WebhookProgress(
         cursor=cursor, failures=7, failing_since="2026-03-01T12:00:00.000Z", failed=True
@@ -74,7 +75,7 @@ def failed(store: EventStore, battle_id: str, hook: dict[str, Any], cursor: int)
 
 
 def test_a_roll_shows_the_new_secret_once_and_keeps_the_old_one_signing_for_the_overlap(
-    gm: GmClient, redis_store: EventStore
+    gm: GmClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(gm)
     hook = webhook(gm, battle_id)
@@ -98,7 +99,7 @@ def test_a_roll_shows_the_new_secret_once_and_keeps_the_old_one_signing_for_the_
 
 
 def test_the_overlap_defaults_to_a_day_and_a_roll_during_it_takes_overlap_zero_only(
-    gm: GmClient, redis_store: EventStore
+    gm: GmClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(gm)
     hook = webhook(gm, battle_id)
@@ -120,7 +121,7 @@ def test_the_overlap_defaults_to_a_day_and_a_roll_during_it_takes_overlap_zero_o
 
 
 def test_a_keyed_roll_repeated_answers_the_same_secret_and_rolls_once(
-    gm: GmClient, redis_store: EventStore
+    gm: GmClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(gm)
     hook = webhook(gm, battle_id)
@@ -144,7 +145,7 @@ def test_a_keyed_roll_repeated_answers_the_same_secret_and_rolls_once(
 
 
 def test_a_repeat_while_the_first_is_answered_is_a_409_and_a_refusal_gives_the_key_back(
-    gm: GmClient, redis_store: EventStore
+    gm: GmClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(gm)
     hook = webhook(gm, battle_id)
@@ -173,7 +174,7 @@ def test_a_repeat_while_the_first_is_answered_is_a_409_and_a_refusal_gives_the_k
     ],
 )
 def test_a_roll_with_a_bad_body_is_a_422_naming_the_field(
-    gm: GmClient, redis_store: EventStore, body: dict[str, Any], field: str
+    gm: GmClient, redis_store: RedisEventStore, body: dict[str, Any], field: str
 ) -> None:
     battle_id = create_battle(gm)
     hook = webhook(gm, battle_id)
@@ -198,7 +199,7 @@ def test_bodies_that_are_no_json_object_are_refused_as_every_body_is(gm: GmClien
 
 
 def test_a_failed_webhook_recovers_from_its_cursor_and_a_delivery_job_is_enqueued(
-    gm: GmClient, redis_store: EventStore, redis_client: redis.Redis[Any]
+    gm: GmClient, redis_store: RedisEventStore, redis_client: redis.Redis[Any]
 ) -> None:
     battle_id = create_battle(gm)
     hook = webhook(gm, battle_id)
@@ -217,7 +218,7 @@ def test_a_failed_webhook_recovers_from_its_cursor_and_a_delivery_job_is_enqueue
 
 
 def test_a_recovery_goes_back_before_the_registration_only_when_told(
-    gm: GmClient, redis_store: EventStore, redis_client: redis.Redis[Any]
+    gm: GmClient, redis_store: RedisEventStore, redis_client: redis.Redis[Any]
 ) -> None:
     battle_id = create_battle(gm)
     for _ in range(2):
@@ -251,7 +252,7 @@ def test_a_recovery_goes_back_before_the_registration_only_when_told(
     [{"from_version": 0}, {"from_version": "2"}, {"before_registration": "yes"}, {"cursor": 2}],
 )
 def test_a_recovery_with_a_bad_body_is_a_422(
-    gm: GmClient, redis_store: EventStore, body: dict[str, Any]
+    gm: GmClient, redis_store: RedisEventStore, body: dict[str, Any]
 ) -> None:
     battle_id = create_battle(gm)
     hook = webhook(gm, battle_id)
@@ -263,7 +264,7 @@ def test_a_recovery_with_a_bad_body_is_a_422(
 
 
 def test_a_redelivery_is_a_job_for_an_outcome_that_was_decided(
-    gm: GmClient, redis_store: EventStore, redis_client: redis.Redis[Any]
+    gm: GmClient, redis_store: RedisEventStore, redis_client: redis.Redis[Any]
 ) -> None:
     battle_id = create_battle(gm)
     hook = webhook(gm, battle_id)

@@ -12,7 +12,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from service.app import create_app
 from service.http.problems import Problem
 from service.webhooks.registration import register as register_webhook
@@ -26,7 +26,7 @@ BOTH = ["siege.outcome.applied", "siege.outcome.rejected"]
 
 
 @pytest.fixture
-def allowing(redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
+def allowing(redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str) -> GmClient:
     """A GM client on an app whose SIEGE_WEBHOOK_ALLOW is 127.0.0.1, as the tests' receivers need."""
     settings = WebhookSettings(allow=parse_allow("127.0.0.1"))
     app: Flask = create_app(
@@ -57,7 +57,7 @@ def test_a_registered_webhook_answers_201_with_its_secret_once(allowing: GmClien
 
 
 def test_types_and_language_are_kept_and_delivery_starts_after_the_projected_version(
-    allowing: GmClient, redis_store: EventStore
+    allowing: GmClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(allowing)
     accepted(allowing, battle_id, WALL)
@@ -138,7 +138,7 @@ def test_an_ipv6_address_carrying_a_public_ipv4_address_is_judged_by_it(allowing
 
 
 def test_a_host_that_does_not_resolve_in_time_is_a_422_and_registers_nothing(
-    client: GmClient, redis_store: EventStore
+    client: GmClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
     settings = WebhookSettings(resolve_timeout_s=0.05)
@@ -188,7 +188,7 @@ def test_the_allow_list_lets_only_what_it_names_through(allowing: GmClient) -> N
 
 
 def test_an_allowed_host_name_passes_whatever_it_resolves_to(
-    redis_store: EventStore, redis_client: redis.Redis[Any], redis_url: str
+    redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str
 ) -> None:
     settings = WebhookSettings(allow=parse_allow("localhost"))
     app = create_app(config_for(redis_url, webhooks=settings), store=redis_store, queue_redis=redis_client)
@@ -268,7 +268,7 @@ def test_a_battle_takes_at_most_ten_webhooks(allowing: GmClient) -> None:
 
 
 def test_a_refused_registration_changes_nothing_in_the_store(
-    client: GmClient, redis_store: EventStore
+    client: GmClient, redis_store: RedisEventStore
 ) -> None:
     battle_id = create_battle(client)
 

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from eventstore.canonical import canonical_json
 from eventstore.chain import entry_hash
-from eventstore.protocol import EventStore
 from eventstore.records import StoredEntry
+from eventstore.redis_store import RedisEventStore
 from replay.export_format import event_line
 from replay.verify import Report as ProjectReport
 from replay.verify import verify
@@ -57,7 +57,7 @@ _MADE: dict[str, Lines] = {}  # one played battle per ruleset for the whole modu
 
 
 @pytest.fixture
-def made(client: FlaskClient, redis_store: EventStore) -> Callable[[str], Lines]:
+def made(client: FlaskClient, redis_store: RedisEventStore) -> Callable[[str], Lines]:
     def export_of(ruleset: str) -> Lines:
         if ruleset not in _MADE:
             _MADE[ruleset] = exported(client, played(client, redis_store, ruleset))
@@ -252,7 +252,7 @@ def test_an_honest_export_verifies_with_every_stream_die(made: Callable[[str], L
 
 
 def test_a_client_seed_mixed_dice_and_escaped_text_verify(
-    client: FlaskClient, redis_store: EventStore
+    client: FlaskClient, redis_store: RedisEventStore
 ) -> None:
     """The key of a client seed (UTF-8), client dice that do not advance n, strings canonical JSON escapes."""
     name = 'Siège\t\x01 \x7f \u2028 ☃ 🎲 "quoted" back\\slash'

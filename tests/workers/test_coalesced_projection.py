@@ -22,6 +22,11 @@ from workers.projection import BATCH, project_battle
 from workers.queue import enqueue_projection, projection_queue
 
 
+def run_drain(store: RedisEventStore, **options: Any) -> Drained:
+    """`drain_pending` with the one backend as the log, its folds and the schedule."""
+    return drain_pending(store, store, store, **options)
+
+
 def never_requeue() -> None:
     raise AssertionError("a drain that empties the pending set needs no successor job")
 
@@ -31,7 +36,7 @@ def test_one_job_folds_every_pending_battle(redis_store: RedisEventStore) -> Non
     for battle_id in battles:
         redis_store.mark_pending(battle_id)
 
-    drained = drain_pending(redis_store, requeue=never_requeue)
+    drained = run_drain(redis_store, requeue=never_requeue)
 
     assert (drained.rounds, drained.battles, drained.entries) == (1, 5, 5 * 21)
     assert [projected_version(redis_store, b) for b in battles] == [21] * 5
@@ -45,7 +50,7 @@ def test_a_battle_locked_by_another_folder_goes_back_and_is_folded_once_free(
     redis_store.mark_pending(locked)
     redis_store.mark_pending(free)
 
-    drained = drain_pending(redis_store, requeue=never_requeue)
+    drained = run_drain(redis_store, requeue=never_requeue)
 
     assert drained.busy >= 1
     assert drained.battles == 2
@@ -58,7 +63,7 @@ def test_a_battle_that_cannot_be_folded_does_not_hold_back_the_others(redis_stor
     for battle_id in (broken, sound):
         redis_store.mark_pending(battle_id)
 
-    drained = drain_pending(redis_store, requeue=never_requeue)
+    drained = run_drain(redis_store, requeue=never_requeue)
 
     # rules no worker of this release has: refused as such (workers/projection.py), not a failed fold
     assert (drained.battles, drained.failed, drained.unsupported) == (1, 0, 1)
@@ -73,7 +78,7 @@ def test_the_job_clears_the_scheduled_flag_so_the_next_append_asks_for_a_job(
     assert redis_store.mark_pending(battle_id) is True
     assert redis_store.mark_pending(battle_id) is False  # coalesced: one job is already on its way
 
-    drain_pending(redis_store, requeue=never_requeue)
+    run_drain(redis_store, requeue=never_requeue)
 
     assert redis_store.mark_pending(battle_id) is True
 
@@ -81,11 +86,11 @@ def test_the_job_clears_the_scheduled_flag_so_the_next_append_asks_for_a_job(
 def test_a_second_job_for_a_folded_battle_changes_nothing(redis_store: RedisEventStore) -> None:
     battle_id = new_battle(redis_store, commands=3)
     redis_store.mark_pending(battle_id)
-    drain_pending(redis_store, requeue=never_requeue)
+    run_drain(redis_store, requeue=never_requeue)
     before = redis_store.projection(battle_id)
 
     redis_store.mark_pending(battle_id)
-    again = drain_pending(redis_store, requeue=never_requeue)
+    again = run_drain(redis_store, requeue=never_requeue)
 
     assert again.entries == 0
     assert redis_store.projection(battle_id) == before
@@ -96,7 +101,7 @@ def test_a_drain_past_its_budget_hands_the_rest_to_a_new_job(redis_store: RedisE
         redis_store.mark_pending(new_battle(redis_store, commands=1))
     requeued: list[bool] = []
 
-    drained = drain_pending(redis_store, requeue=lambda: requeued.append(True), take=1, budget_s=0)
+    drained = run_drain(redis_store, requeue=lambda: requeued.append(True), take=1, budget_s=0)
 
     assert drained.handed_off and drained.rounds == 1
     assert requeued == [True]
@@ -106,7 +111,7 @@ def test_a_drain_past_its_budget_hands_the_rest_to_a_new_job(redis_store: RedisE
 def test_an_idle_drain_folds_a_battle_marked_while_it_lingers(redis_store: RedisEventStore) -> None:
     battle_id = new_battle(redis_store, commands=2)
     drained: list[Drained] = []
-    job = threading.Thread(target=lambda: drained.append(drain_pending(redis_store, requeue=never_requeue)))
+    job = threading.Thread(target=lambda: drained.append(run_drain(redis_store, requeue=never_requeue)))
     job.start()
     time.sleep(0.1)
     redis_store.mark_pending(battle_id)  # arrives while the job has nothing to do yet
@@ -148,7 +153,7 @@ def test_a_long_fold_renews_its_lock_after_every_batch_it_writes(redis_store: Re
     battle_id = new_battle(redis_store, commands=2 * BATCH + 10)
     renewals: list[int] = []
 
-    folded = project_battle(redis_store, battle_id, keep_alive=lambda: renewals.append(1))
+    folded = project_battle(redis_store, redis_store, battle_id, keep_alive=lambda: renewals.append(1))
 
     assert folded.to_version == 2 * BATCH + 11
     assert len(renewals) >= 2  # after each full batch; the last, partial one ends the fold
@@ -161,7 +166,7 @@ def test_a_round_folds_a_battle_with_more_new_entries_than_one_read_brings(
     for battle_id in (long, short):
         redis_store.mark_pending(battle_id)
 
-    drained = drain_pending(redis_store, requeue=never_requeue)
+    drained = run_drain(redis_store, requeue=never_requeue)
 
     assert (drained.battles, drained.entries) == (2, paging.BATCH + 31 + 4)
     assert projected_version(redis_store, long) == paging.BATCH + 31
@@ -174,7 +179,7 @@ def test_a_pending_battle_that_does_not_exist_fails_alone(redis_store: RedisEven
     redis_store.mark_pending("no-such-battle")
     redis_store.mark_pending(sound)
 
-    drained = drain_pending(redis_store, requeue=never_requeue)
+    drained = run_drain(redis_store, requeue=never_requeue)
 
     assert (drained.battles, drained.failed, drained.unsupported) == (1, 1, 0)
     assert projected_version(redis_store, sound) == 3
@@ -189,7 +194,9 @@ def test_a_round_keeps_every_lock_while_one_of_its_folds_outlasts_their_time_to_
             time.sleep(0.001)
             yield folded
 
-    project_battle(redis_store, new_battle(redis_store, commands=1))  # the rules imported: no cold start
+    project_battle(
+        redis_store, redis_store, new_battle(redis_store, commands=1)
+    )  # the rules imported: no cold start
     monkeypatch.setattr(projection, "fold_entries", slowly)
     monkeypatch.setattr(drain, "LOCK_TTL_MS", 100)  # a third of what folding the long battle takes
     monkeypatch.setattr(drain, "WRITE_EVERY_S", 0.01)
@@ -197,7 +204,7 @@ def test_a_round_keeps_every_lock_while_one_of_its_folds_outlasts_their_time_to_
     long, short = new_battle(redis_store, commands=300), new_battle(redis_store, commands=2)
     for battle_id in (long, short):
         redis_store.mark_pending(battle_id)
-    job = threading.Thread(target=lambda: drain_pending(redis_store, requeue=never_requeue, owner="round"))
+    job = threading.Thread(target=lambda: run_drain(redis_store, requeue=never_requeue, owner="round"))
     stolen: list[int] = []
 
     job.start()

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import time
 
-from eventstore.protocol import EventStore
+from tests.fixtures.redis_server import Backend
 
 TTL_MS = 2_000
 
 
-def test_a_held_lock_refuses_other_folders_until_released(store: EventStore) -> None:
+def test_a_held_lock_refuses_other_folders_until_released(store: Backend) -> None:
     assert store.try_lock("b1", "worker-a", TTL_MS)
     assert not store.try_lock("b1", "worker-b", TTL_MS)
 
@@ -20,7 +20,7 @@ def test_a_held_lock_refuses_other_folders_until_released(store: EventStore) -> 
     assert store.try_lock("b1", "worker-b", TTL_MS)
 
 
-def test_the_owner_renews_its_lock_past_the_first_time_to_live(store: EventStore) -> None:
+def test_the_owner_renews_its_lock_past_the_first_time_to_live(store: Backend) -> None:
     assert store.try_lock("b1", "worker-a", TTL_MS)
     time.sleep(TTL_MS * 0.6 / 1000)
 
@@ -30,7 +30,7 @@ def test_the_owner_renews_its_lock_past_the_first_time_to_live(store: EventStore
     assert not store.try_lock("b1", "worker-b", TTL_MS)
 
 
-def test_a_lock_whose_owner_died_lapses(store: EventStore) -> None:
+def test_a_lock_whose_owner_died_lapses(store: Backend) -> None:
     assert store.try_lock("b1", "crashed-worker", 100)
     time.sleep(0.3)
 

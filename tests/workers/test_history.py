@@ -21,7 +21,7 @@ def no_seeds() -> Seeds:
 def test_a_battle_with_nothing_new_to_fold_reads_no_seeds() -> None:
     store = MemoryEventStore()
     battle_id = new_battle(store, commands=3)
-    project_battle(store, battle_id)
+    project_battle(store, store, battle_id)
     battle = load_projection(store, battle_id)
     assert battle is not None
 
@@ -42,9 +42,9 @@ def test_the_state_after_the_whole_history_is_the_fresh_replay() -> None:
 def test_a_fresh_fold_matches_what_was_projected_and_unprojected_versions_are_pending() -> None:
     store = MemoryEventStore()
     battle_id = new_battle(store, commands=4)
-    project_battle(store, battle_id)
+    project_battle(store, store, battle_id)
     append(store, battle_id, 2)
-    fresh = replay_states(store, battle_id, upto=7)
+    fresh = replay_states(store, store, battle_id, upto=7)
 
     matches = [match for _, _, match in compare_outcomes(store, battle_id, 7, fresh)]
 
@@ -54,8 +54,10 @@ def test_a_fresh_fold_matches_what_was_projected_and_unprojected_versions_are_pe
 def test_an_outcome_with_other_bytes_is_told_apart() -> None:
     store = MemoryEventStore()
     battle_id = new_battle(store, commands=2)
-    project_battle(store, battle_id)
-    rewritten = [(battle, {**outcome, "summary": "x"}) for battle, outcome in replay_states(store, battle_id)]
+    project_battle(store, store, battle_id)
+    rewritten = [
+        (battle, {**outcome, "summary": "x"}) for battle, outcome in replay_states(store, store, battle_id)
+    ]
 
     matches = [match for _, _, match in compare_outcomes(store, battle_id, 3, rewritten)]
 

@@ -21,7 +21,7 @@ def all_outcomes(store: RedisEventStore, battle_id: str) -> list[tuple[int, str]
 
 def projected(store: RedisEventStore, commands: int) -> str:
     battle_id = new_battle(store, commands=commands)
-    project_battle(store, battle_id)
+    project_battle(store, store, battle_id)
     return battle_id
 
 
@@ -30,7 +30,7 @@ def test_rebuild_reproduces_the_live_projection_byte_for_byte(redis_store: Redis
     state, outcomes = redis_store.projection(battle_id), all_outcomes(redis_store, battle_id)
     snapshot = redis_store.snapshot_at_or_before(battle_id, SNAPSHOT_EVERY)
 
-    rebuilt = rebuild(redis_store, battle_id)
+    rebuilt = rebuild(redis_store, redis_store, battle_id)
 
     assert (rebuilt.from_version, rebuilt.to_version) == (0, BATCH + 41)
     assert redis_store.projection(battle_id) == state
@@ -42,7 +42,7 @@ def test_rebuild_reproduces_the_live_projection_byte_for_byte(redis_store: Redis
 def test_verify_accepts_an_untouched_projection(redis_store: RedisEventStore) -> None:
     battle_id = projected(redis_store, 12)
 
-    verdict = verify(redis_store, battle_id)
+    verdict = verify(redis_store, redis_store, battle_id)
 
     assert (verdict.ok, verdict.projected_version, verdict.first_difference) == (True, 13, None)
 
@@ -54,7 +54,7 @@ def test_verify_reports_a_tampered_state_at_its_version(redis_store: RedisEventS
     tampered = {**json.loads(saved.state), "concluded": True}
     _rewrite(redis_store, battle_id, Projection(version=saved.version, state=canonical_json(tampered)))
 
-    verdict = verify(redis_store, battle_id)
+    verdict = verify(redis_store, redis_store, battle_id)
 
     assert (verdict.ok, verdict.first_difference, verdict.what) == (False, 13, "state")
 
@@ -67,7 +67,7 @@ def test_verify_reports_the_first_tampered_outcome(redis_store: RedisEventStore)
     assert saved is not None
     _rewrite(redis_store, battle_id, saved, outcomes)
 
-    verdict = verify(redis_store, battle_id)
+    verdict = verify(redis_store, redis_store, battle_id)
 
     assert (verdict.ok, verdict.first_difference, verdict.what) == (False, 5, "outcome")
 
@@ -81,7 +81,7 @@ def test_verify_reports_a_tampered_snapshot(redis_store: RedisEventStore) -> Non
     forged = Projection(version=SNAPSHOT_EVERY, state=forged_state)
     _rewrite(redis_store, battle_id, saved, snapshots=[forged])
 
-    verdict = verify(redis_store, battle_id)
+    verdict = verify(redis_store, redis_store, battle_id)
 
     assert (verdict.ok, verdict.first_difference, verdict.what) == (False, SNAPSHOT_EVERY, "snapshot")
 
@@ -93,14 +93,14 @@ def test_a_rebuild_waits_for_the_folder_that_holds_the_battle_and_deletes_nothin
     assert redis_store.try_lock(battle_id, "a-busy-worker", 10_000)
 
     with pytest.raises(BattleBusy):
-        rebuild(redis_store, battle_id, wait_s=0.1)
+        rebuild(redis_store, redis_store, battle_id, wait_s=0.1)
 
     assert redis_store.projection(battle_id) is not None
 
 
 def test_replaying_an_unknown_battle_is_refused(redis_store: RedisEventStore) -> None:
     with pytest.raises(UnknownBattle):
-        rebuild(redis_store, "no-such-battle")
+        rebuild(redis_store, redis_store, "no-such-battle")
 
 
 def _rewrite(

@@ -11,8 +11,10 @@ from collections.abc import Iterator
 import pytest
 from prometheus_client import REGISTRY
 
-from eventstore.protocol import EventStore
+from eventstore.redis_store import RedisEventStore
 from telemetry.logs import JsonFormatter
+from tests.eventstore.helpers import appending
+from tests.fixtures.redis_server import Backend
 from tests.workers.logs import _entry, append, new_battle
 from workers import deps, jobs
 from workers.projection import project_battle
@@ -35,15 +37,17 @@ def job_lines() -> Iterator[io.StringIO]:
     logger.removeHandler(handler)
 
 
-def test_a_fold_counts_applied_and_rejected_commands_by_ruleset_and_type(redis_store: EventStore) -> None:
+def test_a_fold_counts_applied_and_rejected_commands_by_ruleset_and_type(
+    redis_store: RedisEventStore,
+) -> None:
     applied = {"ruleset": "epic", "type": "advance_phase", "status": "applied"}
     rejected = {"ruleset": "epic", "type": "climb", "status": "rejected"}
     before = (count("siege_commands_total", **applied), count("siege_commands_total", **rejected))
     lags_before = count("siege_projection_lag_seconds_count")
     battle_id = new_battle(redis_store, commands=2)
-    redis_store.append(battle_id, _entry("climb", {"stand_id": "nobody", "section_id": "nowhere"}))
+    redis_store.append(appending(battle_id, _entry("climb", {"stand_id": "nobody", "section_id": "nowhere"})))
 
-    project_battle(redis_store, battle_id)
+    project_battle(redis_store, redis_store, battle_id)
 
     assert count("siege_commands_total", **applied) == before[0] + 2
     assert count("siege_commands_total", **rejected) == before[1] + 1
@@ -51,7 +55,7 @@ def test_a_fold_counts_applied_and_rejected_commands_by_ruleset_and_type(redis_s
 
 
 def test_a_projection_job_writes_one_json_line_and_its_duration(
-    redis_store: EventStore, monkeypatch: pytest.MonkeyPatch, job_lines: io.StringIO
+    redis_store: RedisEventStore, monkeypatch: pytest.MonkeyPatch, job_lines: io.StringIO
 ) -> None:
     monkeypatch.setattr(deps, "store", lambda: redis_store)
     monkeypatch.setattr(deps, "requeue_projection", lambda: None)
@@ -72,7 +76,7 @@ def test_a_projection_job_writes_one_json_line_and_its_duration(
 def test_a_failed_job_still_writes_its_line_as_an_error(
     monkeypatch: pytest.MonkeyPatch, job_lines: io.StringIO
 ) -> None:
-    def unreachable() -> EventStore:
+    def unreachable() -> Backend:
         raise ConnectionError("no store")
 
     monkeypatch.setattr(deps, "store", unreachable)

@@ -13,10 +13,11 @@ from datetime import datetime, timedelta
 import pytest
 
 from eventstore import clock
-from eventstore.protocol import EventStore
 from eventstore.records import WebhookRecord
+from eventstore.redis_store import RedisEventStore
 from service.reading.event_view import Telling, one_event
 from service.reading.reveals import Sight
+from tests.fixtures.redis_server import Backend
 from tests.workers.logs import append, new_battle
 from tests.workers.receiver import Receiver
 from webhooks.event import TYPES, new_secret
@@ -41,7 +42,7 @@ def receiver() -> Iterator[Receiver]:
         yield running
 
 
-def registered(store: EventStore, battle_id: str, url: str, **fields: object) -> WebhookRecord:
+def registered(store: Backend, battle_id: str, url: str, **fields: object) -> WebhookRecord:
     values: dict[str, object] = {
         "id": "wh_test",
         "url": url,
@@ -52,20 +53,23 @@ def registered(store: EventStore, battle_id: str, url: str, **fields: object) ->
         **fields,
     }
     webhook = WebhookRecord(**values)  # type: ignore[arg-type]
-    project_battle(store, battle_id)  # registered once the battle is folded: it starts after version 1
+    project_battle(store, store, battle_id)  # registered once the battle is folded: it starts after version 1
     store.add_webhook(battle_id, webhook)
     return webhook
 
 
-def folded(store: EventStore, battle_id: str, applied: int = 0, rejected: int = 0) -> None:
+def folded(store: Backend, battle_id: str, applied: int = 0, rejected: int = 0) -> None:
     append(store, battle_id, applied)
     append(store, battle_id, rejected, kind="climb")  # no stand, no section: a rejection
-    project_battle(store, battle_id)
+    project_battle(store, store, battle_id)
 
 
-def deliverer(store: EventStore, **changes: object) -> Deliverer:
+def deliverer(store: Backend, **changes: object) -> Deliverer:
     return dataclasses.replace(
-        Deliverer(store=store, settings=SETTINGS, requeue=lambda b, w: None), **changes
+        Deliverer(
+            store=store, webhooks=store, deliveries=store, settings=SETTINGS, requeue=lambda b, w: None
+        ),
+        **changes,
     )  # type: ignore[arg-type]
 
 
@@ -80,7 +84,7 @@ def until_due(run: Deliverer, battle_id: str, webhook_id: str, bound_s: float = 
 
 
 def test_each_outcome_is_a_signed_cloudevent_of_the_outcome_as_get_events_serves_it(
-    redis_store: EventStore, receiver: Receiver
+    redis_store: RedisEventStore, receiver: Receiver
 ) -> None:
     battle_id = new_battle(redis_store)
     webhook = registered(redis_store, battle_id, receiver.url, language="fr")
@@ -107,7 +111,7 @@ def test_each_outcome_is_a_signed_cloudevent_of_the_outcome_as_get_events_serves
 
 
 def test_only_the_types_asked_for_are_sent_and_the_cursor_passes_the_others(
-    redis_store: EventStore, receiver: Receiver
+    redis_store: RedisEventStore, receiver: Receiver
 ) -> None:
     battle_id = new_battle(redis_store)
     webhook = registered(redis_store, battle_id, receiver.url, types=("siege.outcome.rejected",))
@@ -121,7 +125,7 @@ def test_only_the_types_asked_for_are_sent_and_the_cursor_passes_the_others(
 
 
 def test_a_failed_attempt_is_retried_with_the_same_id_and_body_and_the_cursor_waits_for_a_2xx(
-    redis_store: EventStore, receiver: Receiver
+    redis_store: RedisEventStore, receiver: Receiver
 ) -> None:
     battle_id = new_battle(redis_store)
     webhook = registered(redis_store, battle_id, receiver.url)
@@ -147,7 +151,7 @@ def test_a_failed_attempt_is_retried_with_the_same_id_and_body_and_the_cursor_wa
 
 
 def test_an_answer_dripped_a_byte_at_a_time_still_times_out_as_a_whole(
-    redis_store: EventStore, receiver: Receiver
+    redis_store: RedisEventStore, receiver: Receiver
 ) -> None:
     battle_id = new_battle(redis_store)
     webhook = registered(redis_store, battle_id, receiver.url)
@@ -161,7 +165,7 @@ def test_an_answer_dripped_a_byte_at_a_time_still_times_out_as_a_whole(
 
 
 def test_a_host_that_resolves_elsewhere_at_delivery_is_refused_and_never_connected(
-    redis_store: EventStore, receiver: Receiver
+    redis_store: RedisEventStore, receiver: Receiver
 ) -> None:
     """DNS rebinding: the name was fine when registered, now it resolves to a private address."""
     battle_id = new_battle(redis_store)
@@ -184,7 +188,7 @@ def test_a_host_that_resolves_elsewhere_at_delivery_is_refused_and_never_connect
 
 
 def test_a_host_that_does_not_resolve_in_time_at_delivery_is_refused_and_retried(
-    redis_store: EventStore, receiver: Receiver
+    redis_store: RedisEventStore, receiver: Receiver
 ) -> None:
     battle_id = new_battle(redis_store)
     webhook = registered(redis_store, battle_id, f"http://hooks.slow.test:{receiver.port}/")
@@ -208,7 +212,7 @@ def test_a_host_that_does_not_resolve_in_time_at_delivery_is_refused_and_retried
 
 
 def test_localhost_is_refused_at_delivery_when_the_allow_list_names_another_host(
-    redis_store: EventStore, receiver: Receiver
+    redis_store: RedisEventStore, receiver: Receiver
 ) -> None:
     battle_id = new_battle(redis_store)
     webhook = registered(redis_store, battle_id, f"http://localhost:{receiver.port}/")
@@ -222,7 +226,7 @@ def test_localhost_is_refused_at_delivery_when_the_allow_list_names_another_host
 
 
 def test_failing_for_the_retry_horizon_marks_the_webhook_failed_and_stops_it(
-    redis_store: EventStore, receiver: Receiver
+    redis_store: RedisEventStore, receiver: Receiver
 ) -> None:
     battle_id = new_battle(redis_store)
     webhook = registered(redis_store, battle_id, receiver.url)
@@ -242,7 +246,7 @@ def test_failing_for_the_retry_horizon_marks_the_webhook_failed_and_stops_it(
     assert len(receiver.requests) == tried
 
 
-def test_a_deleted_webhook_is_sent_nothing_more(redis_store: EventStore, receiver: Receiver) -> None:
+def test_a_deleted_webhook_is_sent_nothing_more(redis_store: RedisEventStore, receiver: Receiver) -> None:
     battle_id = new_battle(redis_store)
     webhook = registered(redis_store, battle_id, receiver.url)
     folded(redis_store, battle_id, applied=1)
@@ -256,7 +260,7 @@ def test_a_deleted_webhook_is_sent_nothing_more(redis_store: EventStore, receive
     assert len(receiver.requests) == 1
 
 
-def test_a_webhook_another_job_holds_is_left_to_it(redis_store: EventStore, receiver: Receiver) -> None:
+def test_a_webhook_another_job_holds_is_left_to_it(redis_store: RedisEventStore, receiver: Receiver) -> None:
     battle_id = new_battle(redis_store)
     webhook = registered(redis_store, battle_id, receiver.url)
     folded(redis_store, battle_id, applied=1)
@@ -266,7 +270,7 @@ def test_a_webhook_another_job_holds_is_left_to_it(redis_store: EventStore, rece
     assert receiver.requests == []
 
 
-def test_a_retry_is_not_tried_before_it_is_due(redis_store: EventStore, receiver: Receiver) -> None:
+def test_a_retry_is_not_tried_before_it_is_due(redis_store: RedisEventStore, receiver: Receiver) -> None:
     battle_id = new_battle(redis_store)
     webhook = registered(redis_store, battle_id, receiver.url)
     folded(redis_store, battle_id, applied=1)

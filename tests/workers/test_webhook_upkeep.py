@@ -16,8 +16,9 @@ import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
 
 from eventstore import clock
-from eventstore.protocol import EventStore
 from eventstore.records import DeliveryAttempt, WebhookProgress, WebhookRecord
+from eventstore.redis_store import RedisEventStore
+from tests.fixtures.redis_server import Backend
 from tests.workers import contract
 from tests.workers.logs import new_battle
 from tests.workers.receiver import Received, Receiver
@@ -33,7 +34,7 @@ def receiver() -> Iterator[Receiver]:
         yield running
 
 
-def rolled(store: EventStore, battle_id: str, hook: WebhookRecord, overlap_s: float) -> WebhookRecord:
+def rolled(store: Backend, battle_id: str, hook: WebhookRecord, overlap_s: float) -> WebhookRecord:
     """What `POST .../secret` stores: a new secret, the old one signing until the overlap ends."""
     until = clock.iso(clock.later(clock.now(), overlap_s))
     new = dataclasses.replace(
@@ -56,7 +57,7 @@ def verifies(secret: str, receiver: Receiver) -> list[bool]:
 
 
 def test_during_the_overlap_both_secrets_verify_every_delivery_then_only_the_new_one(
-    redis_store: EventStore, receiver: Receiver
+    redis_store: RedisEventStore, receiver: Receiver
 ) -> None:
     battle_id = new_battle(redis_store)
     old = registered(redis_store, battle_id, receiver.url)
@@ -93,7 +94,7 @@ def test_during_the_overlap_both_secrets_verify_every_delivery_then_only_the_new
 
 
 def test_a_recovered_webhook_delivers_every_outcome_it_missed_once_in_order(
-    redis_store: EventStore, receiver: Receiver
+    redis_store: RedisEventStore, receiver: Receiver
 ) -> None:
     battle_id = new_battle(redis_store)
     webhook = registered(redis_store, battle_id, receiver.url)
@@ -121,7 +122,7 @@ def test_a_recovered_webhook_delivers_every_outcome_it_missed_once_in_order(
 
 
 def test_a_job_a_recovery_supersedes_saves_nothing_and_hands_over(
-    redis_store: EventStore, receiver: Receiver
+    redis_store: RedisEventStore, receiver: Receiver
 ) -> None:
     battle_id = new_battle(redis_store)
     webhook = registered(redis_store, battle_id, receiver.url)
@@ -155,7 +156,7 @@ def test_a_job_a_recovery_supersedes_saves_nothing_and_hands_over(
 
 
 def test_a_test_event_is_sent_once_signed_and_logged_and_moves_nothing(
-    redis_store: EventStore, receiver: Receiver
+    redis_store: RedisEventStore, receiver: Receiver
 ) -> None:
     battle_id = new_battle(redis_store)
     webhook = registered(redis_store, battle_id, receiver.url, types=("siege.outcome.rejected",))
@@ -186,7 +187,7 @@ def test_a_test_event_is_sent_once_signed_and_logged_and_moves_nothing(
 
 
 def test_a_redelivery_sends_the_outcome_again_with_its_id_once_even_when_it_fails(
-    redis_store: EventStore, receiver: Receiver
+    redis_store: RedisEventStore, receiver: Receiver
 ) -> None:
     battle_id = new_battle(redis_store)
     webhook = registered(redis_store, battle_id, receiver.url)
@@ -238,7 +239,7 @@ def note() -> DeliveryAttempt:
 
 
 def test_the_contract_check_refuses_what_the_document_does_not_describe(
-    redis_store: EventStore, receiver: Receiver
+    redis_store: RedisEventStore, receiver: Receiver
 ) -> None:
     battle_id = new_battle(redis_store)
     webhook = registered(redis_store, battle_id, receiver.url)
