@@ -25,6 +25,8 @@ from replay.supported_rules import unsupported
 from rules.fold import UNDO
 from rules.registry import folded_versions
 
+MAX_ENTRIES = 100_000  # versions one audit checks unless told otherwise (SIEGE_AUDIT_MAX_ENTRIES)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ReplayCheck:

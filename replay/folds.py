@@ -8,7 +8,8 @@ other rules is ever written; a release that folds them projects it."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
+import threading
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from eventstore.canonical import canonical_json
@@ -19,14 +20,14 @@ from rules.codec import JSON
 from rules.fold import Battle, LogEntry, Seeds, decode_battle, encode_battle
 from rules.history import battle_seeds, fold_history, state_after
 from rules.registry import refusal
-from rules.undo import Rewinder
+from rules.undo import Entries, Rewinder
 
 if TYPE_CHECKING:  # the in-browser verifier imports this module without the store's roles
     from eventstore.roles import Folds, Log
 
 SEED_CACHE = 4096  # battles whose seeds one process remembers (they never change)
-Entries = Callable[[int, int], Iterable[LogEntry]]  # the log after version `a` up to `b` inclusive
 _seeds: dict[str, Seeds] = {}
+_seeds_lock = threading.Lock()
 
 
 class VersionNotFound(LookupError):
@@ -62,10 +63,10 @@ def seeds_of(store: Log, battle_id: str, created: StoredEntry | None = None) -> 
             raise UnknownBattle(battle_id)
         require_folded(battle_id, created.data)
         known = battle_seeds(store.secret(battle_id), created.data)
-        _seeds.pop(battle_id, None)
-        if len(_seeds) >= SEED_CACHE:
-            del _seeds[next(iter(_seeds))]
-        _seeds[battle_id] = known
+        with _seeds_lock:  # an API process folds on many threads: one evicts at a time
+            if len(_seeds) >= SEED_CACHE:
+                del _seeds[next(iter(_seeds))]
+            _seeds[battle_id] = known
     return known
 
 

@@ -1,7 +1,7 @@
 """Whether this release can judge a battle: the ruleset and rules version its `battle_created` pinned are
 ones it folds exactly as recorded (`Ruleset.rules_versions`). `siege verify`, the audit and
 import ask here; a battle of rules this release does not have is reported as needing them, never as
-tampered (the workers ask `rules.registry.folded_versions` too: workers/projection.py)."""
+tampered (a fold asks `rules.registry.refusal` too: replay/folds.py's `require_folded`)."""
 
 from __future__ import annotations
 

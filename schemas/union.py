@@ -11,7 +11,7 @@ from marshmallow import Schema, ValidationError, fields
 
 class TaggedUnion(fields.Field[dict[str, Any]]):
     """`variants` maps each tag value to the schema of that shape; the OpenAPI document renders it as a
-    `oneOf` with a discriminator (service/openapi_fields.py)."""
+    `oneOf` with a discriminator (service/openapi/smorest_api.py)."""
 
     default_error_messages = {"invalid": "Not a valid object."}
 

@@ -10,6 +10,7 @@ from typing import TypeVar
 from limits import parse_many
 
 from eventstore.config import StoreConfig, flag
+from replay.audit import MAX_ENTRIES
 from webhooks.settings import WebhookSettings
 
 Number = TypeVar("Number", int, float)
@@ -36,7 +37,7 @@ class ServiceConfig:
     battle_rate_limit: str = "4800 per minute"  # SIEGE_BATTLE_RATE_LIMIT: all of a battle's tokens, or "off"
     rate_limit_storage: str | None = None  # SIEGE_RATE_LIMIT_STORAGE: a limits storage URI; None: the queue
     cors_origins: tuple[str, ...] = ("*",)  # SIEGE_CORS_ORIGINS: browser origins allowed; () for none
-    audit_max_entries: int = 100_000  # SIEGE_AUDIT_MAX_ENTRIES: versions one `GET .../audit` checks at most
+    audit_max_entries: int = MAX_ENTRIES  # SIEGE_AUDIT_MAX_ENTRIES: versions one audit checks at most
     metrics: str = METRICS_ON  # SIEGE_METRICS: `GET /metrics` is `on` (public), `off`, or `token:<secret>`
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)  # SIEGE_WEBHOOK_ALLOW, ...
     max_streams: int = 64  # SIEGE_MAX_STREAMS: SSE streams one process holds (each holds a thread)

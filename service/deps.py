@@ -9,7 +9,7 @@ from typing import Any, cast
 from flask import current_app
 from redis import Redis
 
-from eventstore.roles import Access, Deliveries, Folds, Follow, Log, Schedule, Webhooks
+from eventstore.roles import Access, Deliveries, Folds, Log, Webhooks
 from service.access.token_cache import TokenCache
 from service.commands.scheduling import Scheduler
 from service.config import ServiceConfig
@@ -23,14 +23,13 @@ EXTENSION = "siege"
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Services:
     config: ServiceConfig
-    # the event store in each of its roles: one backend behind every field
+    # the event store in each role an endpoint uses, one backend behind every field (the scheduler holds
+    # its schedule, the hub its follow)
     store: Log  # the battles' logs and the outcomes folded from them
     folds: Folds
-    schedule: Schedule
     access: Access
     webhooks: Webhooks
     deliveries: Deliveries
-    follow: Follow
     queue_redis: Redis[Any]
     battles: BattleCache
     scheduler: Scheduler

@@ -1,5 +1,5 @@
-"""`GET /metrics`: the Prometheus text of every process (telemetry/exposition.py), plus queue depth read at
-scrape time; public by default, off, or behind a token of its own (SIEGE_METRICS)."""
+"""What a metrics scrape reads: the Prometheus text of every process (telemetry/exposition.py), plus queue
+depth read at scrape time; public by default, off, or behind a token of its own (SIEGE_METRICS)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,8 @@ import sys
 import time
 from contextvars import ContextVar
 
-request_id: ContextVar[str | None] = ContextVar("request_id", default=None)  # set per request by service/logs
+# set per request by service/http/logs
+request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 EXTRAS = ("http", "job")  # structured parts a record may carry (`extra={"job": {...}}`), copied as they are
 # built once: json.dumps with options builds a new encoder for every line
 _ENCODE = json.JSONEncoder(separators=(",", ":"), default=str).encode

@@ -44,7 +44,7 @@ ENTRY = re.compile(r"^(?:#{1,6}\s+|(?:[-*]\s+)?\*\*)((?:PF|EP)-[A-Z]+(?:-[A-Z0-9
 # documents a user of the repository does not have: the design, the style guide, the shared folder and the
 # rules' own text in it (docs/rules.md says what each rule means instead)
 ABSENT_DOCUMENTS = re.compile(r"DESIGN §|STYLE\.md|STYLE §|shared/|\bspec/[\w-]+\.(?:md|json)\b")
-NOT_PRODUCTION = ("tests/", "docs/")
+NOT_PRODUCTION = ("tests/",)  # where a test may name what it checks; its READMEs are read like docs/
 
 
 def markdown_files() -> list[Path]:
@@ -125,14 +125,19 @@ def rule_ids_used() -> dict[str, str]:
 
 
 def production_files() -> list[Path]:
-    """What `git ls-files` lists outside tests/ and docs/ (every tracked file a release ships or runs)."""
+    """What `git ls-files` lists outside tests/, and the READMEs in it: every file a release ships or runs,
+    and every page a reader of the repository is sent to."""
     try:
         listed = subprocess.run(
             ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=60
         ).stdout.decode()
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("not a git checkout: the tracked files are unknown")
-    names = [name for name in listed.split("\0") if name and not name.startswith(NOT_PRODUCTION)]
+    names = [
+        name
+        for name in listed.split("\0")
+        if name and (not name.startswith(NOT_PRODUCTION) or name.endswith("README.md"))
+    ]
     return [ROOT / name for name in names if (ROOT / name).is_file()]
 
 

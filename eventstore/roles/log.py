@@ -38,7 +38,7 @@ class Log(Protocol):
         (with the recorded response), another one raises IdempotencyMismatch, and until the response is
         recorded, for at most `lease_s` (0: no lease), the same fingerprint raises IdempotencyInFlight.
         `mark_pending=True` also does `Schedule.mark_pending(battle_id)` after a new entry lands, in the
-        same round trip where the backend can: the ingest hot path then costs one call. With
+        same round trip where the backend can: a submitted command then costs one call. With
         `token_digest`, the token stored under it must still be there and not revoked, judged before
         anything else but the battle's existence (TokenRefused otherwise), so a caller may trust a
         remembered token record.

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from replay.audit import MAX_ENTRIES
 from replay.cli.report import render_audit, render_verify
 from replay.verify import PASSES, TICK, file_lines
 from replay.verify import verify as verify_export
@@ -22,7 +23,6 @@ err = Console(stderr=True)
 out = Console()
 JsonFlag = Annotated[bool, typer.Option("--json", help="print the report as JSON")]
 UNUSABLE = 2
-MAX_ENTRIES = 100_000  # as the API's audit: SIEGE_AUDIT_MAX_ENTRIES (service/config.py) reads the same
 
 
 def progress(unit: str) -> Progress:

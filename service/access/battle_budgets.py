@@ -32,7 +32,7 @@ SHARED_POLICY = (
 SHARED = "siege-battle-budgets"
 ATTRIBUTE = "siege_counts_in_append"
 SPENT, BUDGET, TRIED = "siege_spent", "siege_budget", "siege_spend_tried"
-STORE_DOWN = 503  # service/problems.store_unavailable's status
+STORE_DOWN = 503  # service/http/problems.store_unavailable's status
 
 
 class _Unset(Enum):

@@ -1,1 +1,1 @@
-"""What the API changes or judges: a command submitted, a battle created, a preview, a replay job started."""
+"""What the API changes or judges: a command submitted, a battle created or imported, a preview."""

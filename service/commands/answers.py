@@ -37,6 +37,24 @@ def answer(
     return outcome(ruleset, battle_id, appended.version, stored, command, wait), wait
 
 
+def replayed(
+    deps: Services, ruleset: str, battle_id: str, command: Data, appended: Appended, wait: Wait | None
+) -> Response:
+    """A key's replay: its first request's answer again. An outcome that first request met is read as
+    stored, taking no waiter slot and moving no hub cursor back; only one gone since (a rebuild wiped it)
+    is waited for again, on the hub as any wait."""
+    if wait is not None:
+        try:
+            stored = deps.store.outcome(battle_id, appended.version)
+        except (RedisError, OSError) as error:  # the hub's wait below still may answer it
+            log.warning("reading the outcome of %s v%d failed: %s", battle_id, appended.version, error)
+            stored = None
+        if stored is not None:
+            return outcome(ruleset, battle_id, appended.version, stored, command, wait)
+    response, _ = answer(deps, ruleset, battle_id, command, appended, wait)
+    return response
+
+
 def accepted(battle_id: str, version: int, digest: str) -> Response:
     """202: appended, the outcome pending; everything in it is the entry's version and hash."""
     body = {"version": version, "hash": digest, "status": "accepted"}

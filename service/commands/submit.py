@@ -39,8 +39,7 @@ def submit(deps: Services, battle_id: str) -> Response:
     appended = _counted(deps, job)
     if appended.replayed:  # the key's first request appended it: its answer again, nothing new to fold
         first_wait = idempotency.first_wait(appended.response)
-        replayed, _ = answers.answer(deps, ruleset, battle_id, command.data, appended, first_wait)
-        return replayed
+        return answers.replayed(deps, ruleset, battle_id, command.data, appended, first_wait)
     if appended.enqueue:
         deps.scheduler.enqueue()
     response, met = answers.answer(deps, ruleset, battle_id, command.data, appended, wait)

@@ -157,9 +157,9 @@ def test_a_browser_can_poll_an_event_with_if_none_match(listed: GmClient) -> Non
 
 
 def counted_cors_headers(monkeypatch: pytest.MonkeyPatch) -> Counter[str | None]:
-    """Calls of flask-cors' field maker from service/cors.SimpleAnswers, by the request's Origin."""
+    """Calls of flask-cors' field maker from service/http/cors.SimpleAnswers, by the request's Origin."""
     calls: Counter[str | None] = Counter()
-    real = flask_cors.core.get_cors_headers  # what service/cors imports
+    real = flask_cors.core.get_cors_headers  # what service/http/cors imports
 
     def counting(options: Any, headers: Any, method: str) -> Any:
         calls[headers.get("Origin")] += 1
@@ -175,7 +175,7 @@ def test_each_origin_keeps_its_own_fields_request_after_request(
     redis_url: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A plain answer's fields are worked out once per Origin (service/cors.SimpleAnswers), then reused."""
+    """A plain answer's fields are worked out once per Origin (http/cors.SimpleAnswers), then reused."""
     other = "https://owlbear.example"
     client = app_with((FOUNDRY, other), redis_store, redis_client, redis_url).test_client()
     calls = counted_cors_headers(monkeypatch)

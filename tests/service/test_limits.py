@@ -171,7 +171,7 @@ def test_a_caller_without_a_battle_token_is_advertised_its_budget_too(tight: GmC
     assert [int(m.group(1)) for m in left if m] == [BUDGET - 2, BUDGET - 3]
 
 
-# flask-limiter's own after-request and teardown hooks (name-mangled); service/limits wraps them
+# flask-limiter's own after-request and teardown hooks (name-mangled); service/access/caller_limits wraps them
 LIMITER_HOOKS = ("_Limiter__inject_headers", "_Limiter__release_context")
 SERVICE_KEY = "the-service-key"
 
