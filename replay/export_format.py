@@ -31,6 +31,11 @@ ENTRY_FIELDS: dict[str, type | tuple[type, ...]] = {
     "prev_hash": str,
     "hash": str,
 }
+# each member's JSON types, exactly: a parsed line holds no subclass, so one lookup per member is the check
+_KINDS = tuple(
+    (name, frozenset(kind if isinstance(kind, tuple) else (kind,))) for name, kind in ENTRY_FIELDS.items()
+)
+_ABSENT = object()
 
 
 class Unusable(ValueError):
@@ -131,10 +136,9 @@ class _Attributes:
 def _carried(data: Any, line: int, expected: int) -> tuple[StoredEntry, dict[str, Any] | None]:
     if not isinstance(data, dict):
         raise Unusable(f"line {line} carries no JSON object as its data", version=expected, line=line)
-    for name, kind in ENTRY_FIELDS.items():
-        value = data.get(name)
-        # a member left out is no null: `idempotency_key` may be null, never absent
-        if name not in data or not isinstance(value, kind) or isinstance(value, bool):
+    for name, kinds in _KINDS:
+        # a member left out is no null (`idempotency_key` may be null, never absent), and no bool an int
+        if type(data.get(name, _ABSENT)) not in kinds:
             raise Unusable(f"line {line}: data.{name} is missing or mistyped", version=expected, line=line)
     outcome = data.get("outcome")
     if outcome is not None and not isinstance(outcome, dict):
