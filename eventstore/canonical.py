@@ -8,7 +8,6 @@ faster: the fold writes every outcome with it). NaN and Infinity are no JSON: th
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import orjson
@@ -41,10 +40,17 @@ def loads(text: str | bytes) -> Any:
         return orjson.loads(raw)
     # orjson reads an integer past 64 bits as a float; json keeps it an int (a digit run in a string only
     # costs the slower path, which reads every value alike)
-    return json.loads(raw) if _LONG_DIGITS.search(raw) else orjson.loads(raw)
+    return json.loads(raw) if long_digit_run(raw) else orjson.loads(raw)
 
 
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+def long_digit_run(raw: bytes) -> bool:
+    """Whether `raw` holds 19 ASCII digits in a row: every digit marked alike in one pass, then one substring
+    search, both in C (a tenth of what the regex `[0-9]{19}` costs on a log line)."""
+    return _LONG_RUN in raw.translate(_DIGITS_MARKED)
+
+
+_DIGITS_MARKED = bytes(ord("0") if 0x30 <= byte <= 0x39 else ord(" ") for byte in range(256))
+_LONG_RUN = b"0" * 19
 
 
 def _json_dumps(value: Any) -> str:

@@ -1,9 +1,10 @@
-"""canonical_json writes the very bytes of DESIGN §3.2's json.dumps at orjson's speed, whatever the value."""
+"""canonical_json writes the very bytes of the canonical json.dumps at orjson's speed, whatever the value."""
 
 from __future__ import annotations
 
 import enum
 import json
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eventstore.canonical import canonical_json, loads
+from eventstore.canonical import canonical_json, loads, long_digit_run
 from tests.harness import RulesTable
 
 
@@ -107,3 +108,14 @@ def test_loads_keeps_an_integer_past_64_bits_an_integer(number: int) -> None:
     value = {"hp": number, "id": "w1"}
     assert loads(canonical_json(value)) == value and type(loads(canonical_json(value))["hp"]) is int
     assert loads(canonical_json(value).encode()) == value
+
+
+@settings(max_examples=500)
+@given(st.binary(max_size=80) | st.text(alphabet='0123456789 ,:-.e"', max_size=80).map(str.encode))
+def test_a_long_digit_run_is_found_exactly_where_the_regex_finds_one(raw: bytes) -> None:
+    assert long_digit_run(raw) == (re.search(rb"[0-9]{19}", raw) is not None)
+
+
+def test_nineteen_digits_in_a_row_are_a_long_run_and_eighteen_are_not() -> None:
+    assert long_digit_run(b'{"n":1234567890123456789}') and not long_digit_run(b'{"n":123456789012345678}')
+    assert not long_digit_run(b'{"a":"123456789","b":1234567890}')  # two short runs are no long one
