@@ -214,3 +214,44 @@ def test_an_omitted_crew_sees_landing_is_the_line_of_sight(
     assert (miss["hit"], miss["landing"]["square"]) == (False, at(0, 19))  # d8 1: toward the engine
     successive = miss["engine_after"]["successive"]
     assert (successive["seen_misses"], successive["unseen_misses"]) == (seen, unseen)
+
+
+@rule("PF-MAGIC-05")
+@pytest.mark.parametrize("level", [-1, 10])
+def test_an_empower_level_outside_one_to_nine_is_an_invalid_field(
+    rules_table: TableFactory, level: int
+) -> None:
+    """§3.13's fields: `empower_spell_level` is 0 (none) or a spell level 1…9; any other is no field a
+    shot may carry, refused before the siege mage is asked for (9 is: `not_a_siege_mage`, above)."""
+    t = ballista(rules_table)
+    assert rejected(t, fire("lb", {"attack": [2]}, target=who("dummy"), empower_spell_level=level)) == (
+        "invalid_field"
+    )
+
+
+@rule("PF-ENGINE-03", "PF-AMMO-07")
+def test_a_creature_listed_twice_in_an_area_or_a_blast_is_an_invalid_field(rules_table: TableFactory) -> None:
+    """The client lists the creatures an area or a blast shot strikes: each once, or the list is refused
+    whole (a creature saving twice against one gout would take its damage twice)."""
+    drake = rules_table("pathfinder")
+    setup(
+        drake,
+        creature("fl", **PROFICIENT),
+        creature("f2"),
+        creature("f3"),
+        creature("v1", y=3),
+        aimed_engine("fd", "firedrake", square(0, 6)),
+        crew("fd", "fl", "f2", "f3"),
+    )
+    twice = {"shape": "line", "target_ids": ["v1", "v1"]}
+    assert rejected(drake, fire("fd", {"damage": [3] * 6}, area=twice)) == "invalid_field"
+    gunner = rules_table("pathfinder")
+    setup(
+        gunner,
+        creature("cg", bab=4, proficiencies=["firearms"]),
+        creature("c2", x=1),
+        creature("far", y=7),
+        aimed_engine("cn", "cannon", who("far"), ammunition="blast_shot"),
+        crew("cn", "cg", "c2"),
+    )
+    assert rejected(gunner, fire("cn", target_ids=["far", "far"])) == "invalid_field"
