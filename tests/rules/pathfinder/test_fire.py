@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.conftest import TableFactory
+from tests.harness import Table
 from tests.rules.pathfinder.given import (
     PROFICIENT,
     aimed_engine,
@@ -136,16 +139,7 @@ def test_total_cover_is_refused_before_the_area_and_the_siege_mage_checks(rules_
     setup(t, tower[1])
     assert rejected(t, fire("lb", target=who("low"), empower_spell_level=1)) == "target_has_total_cover"
     assert rejected(t, fire("lb", target={"engine_id": "st"}, empower_spell_level=9)) == "not_a_siege_mage"
-    gunner = rules_table("pathfinder")
-    setup(
-        gunner,
-        creature("cg", bab=4, proficiencies=["firearms"]),
-        creature("c2", x=1),
-        *tower,
-        creature("far", y=7),
-        aimed_engine("cn", "cannon", who("far"), ammunition="blast_shot"),
-        crew("cn", "cg", "c2"),
-    )
+    gunner = blast_cannon(rules_table, *tower)
     assert rejected(gunner, fire("cn", target_ids=["far", "low"])) == "target_has_total_cover"
     assert rejected(gunner, fire("cn", target_ids=["far", "st"])) == "target_out_of_area"
 
@@ -245,13 +239,21 @@ def test_a_creature_listed_twice_in_an_area_or_a_blast_is_an_invalid_field(rules
     )
     twice = {"shape": "line", "target_ids": ["v1", "v1"]}
     assert rejected(drake, fire("fd", {"damage": [3] * 6}, area=twice)) == "invalid_field"
+    gunner = blast_cannon(rules_table)
+    assert rejected(gunner, fire("cn", target_ids=["far", "far"])) == "invalid_field"
+
+
+def blast_cannon(rules_table: TableFactory, *more: dict[str, Any]) -> Table:
+    """A cannon loaded with blast shot, crewed by `cg` and `c2`, aimed at `far` 35 ft north; `more` placed
+    before `far`."""
     gunner = rules_table("pathfinder")
     setup(
         gunner,
         creature("cg", bab=4, proficiencies=["firearms"]),
         creature("c2", x=1),
+        *more,
         creature("far", y=7),
         aimed_engine("cn", "cannon", who("far"), ammunition="blast_shot"),
         crew("cn", "cg", "c2"),
     )
-    assert rejected(gunner, fire("cn", target_ids=["far", "far"])) == "invalid_field"
+    return gunner
