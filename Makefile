@@ -30,9 +30,11 @@ CATALOGS := $(patsubst %.po,%.mo,$(wildcard summaries/locales/*/LC_MESSAGES/sieg
 # that `make test` holds to the pure Python byte for byte (tests/referee); `make run` never waits for it
 COMPILED_RULES := build/mypyc/rules.sha256
 RULES_SOURCES := $(shell find rules -name '*.py' -o -name '*.json')
-# mutation testing of rules/ (docs/mutation.md): its own pin, kept off `install` (CI never runs it)
+# mutation testing of rules/ (docs/mutation.md): its own pin in a venv of its own, kept off `install` (CI never
+# runs it): mutmut brings setproctitle, with which RQ retitles its workers and `make test` no longer finds them
 MUTMUT_SPEC := mutmut==3.8.1
-MUTMUT := $(VENV)/.mutmut-3.8.1
+MUTATION_VENV := $(VENV)/mutation
+MUTMUT := $(MUTATION_VENV)/.mutmut-3.8.1
 CHILDREN ?= 2
 # the in-browser verifier (GET /verify): the zip of the Python it runs, built from these sources, and the
 # pinned Pyodide runtime it runs on, fetched once with npm and checked against service/verify_files/pyodide.json
@@ -129,12 +131,13 @@ bench: $(INSTALLED) $(CATALOGS) $(COMPILED_RULES) browser-verifier ## bounded be
 		echo "bench: no wrk (apt-get install wrk); falling back to the Python load generator"
 	$(PY) -m bench $(if $(QUICK),--quick) $(BENCH_ARGS)
 
-$(MUTMUT): $(INSTALLED)
-	$(PY) -m pip install --quiet '$(MUTMUT_SPEC)'
+$(MUTMUT): pyproject.toml constraints.txt
+	@test -x $(MUTATION_VENV)/bin/python || python3 -m venv $(MUTATION_VENV)
+	$(MUTATION_VENV)/bin/python -m pip install --quiet -c constraints.txt -e '.[dev]' '$(MUTMUT_SPEC)'
 	@touch $@
 
 mutation: $(MUTMUT) $(CATALOGS) ## mutmut over rules/ with the rules tests (hours; MODULE=rules/pathfinder/blast.py, CHILDREN=2); writes docs/mutation.md
-	SIEGE_COMPILED_RULES=0 $(PY) -m tests.mutation $(if $(MODULE),--module $(MODULE)) --children $(CHILDREN)
+	SIEGE_COMPILED_RULES=0 $(MUTATION_VENV)/bin/python -m tests.mutation $(if $(MODULE),--module $(MODULE)) --children $(CHILDREN)
 
 clean: ## drop the virtual environment, the compiled rules, the in-browser verifier and caches (keeps ./var, the embedded server's data)
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build/mypyc build/mypyc.partial $(VERIFIER_DIR)
