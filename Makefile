@@ -40,7 +40,7 @@ CHILDREN ?= 2
 # pinned Pyodide runtime it runs on, fetched once with npm and checked against service/verify_files/pyodide.json
 VERIFIER_DIR := build/verifier
 VERIFIER_ZIP := $(VERIFIER_DIR)/siege-verifier.zip
-VERIFIER_SOURCES := $(RULES_SOURCES) $(wildcard eventstore/*.py replay/*.py replay/in_browser/*.py) constraints.txt
+VERIFIER_SOURCES := $(RULES_SOURCES) $(wildcard eventstore/*.py replay/*.py replay/in_browser/*.py replay/in_browser/warm_up/*.jsonl) constraints.txt
 PYODIDE := $(if $(NPM),$(VERIFIER_DIR)/pyodide/.checked)
 
 .DEFAULT_GOAL := help

@@ -41,6 +41,7 @@ EXIT_CODES: dict[Status, int] = {"verified": 0, "tampered": 1, "unusable": 2, "u
 # opens the export afresh for each pass; passes overlap (an undo's rewind reads while the main pass is
 # mid-file), so each call must read on its own, never share one file object and its position
 Lines = Callable[[], Iterable[bytes]]
+Advance = Callable[[int], object]  # told the bytes of the lines just read (or folded): a progress bar's step
 CHAIN_REASONS = {
     "prev_hash_mismatch": "prev_hash is not the hash of the version before",
     "hash_mismatch": "the entry's hash is not the hash of its content (edited data or dice)",
@@ -115,7 +116,7 @@ class Report:
         }
 
 
-def file_lines(file: Path, advance: Callable[[int], object]) -> Lines:
+def file_lines(file: Path, advance: Advance) -> Lines:
     """The export's lines, read afresh at each call; the first PASSES reads tell `advance` the bytes they
     read, TICK lines at a time (an undo's rewind opens more passes: they read, but are not progress)."""
     opened = count()
@@ -135,10 +136,14 @@ def file_lines(file: Path, advance: Callable[[int], object]) -> Lines:
     return lines
 
 
-def verify(lines: Lines, admit: Admit | None = None) -> Report:
+def verify(lines: Lines, admit: Admit | None = None, *, keep: Advance | None = None) -> Report:
+    """The report on the export `lines` gives. With `keep`, every line the first pass reads is kept for the
+    second rather than read again (memory in proportion to the file: for a caller that holds the whole file
+    in memory already, the browser's verifier), and `keep` is told the bytes the second pass has folded as
+    `lines` tells its reads."""
     report = Report()
     try:
-        scan = _scan(lines(), report)
+        scan = _scan(lines(), report, None if keep is None else Kept(advance=keep))
         if report.finding is None and scan.unsupported is not None:
             _check_dice_alone(lines, report, scan, scan.unsupported)
         elif report.finding is None and admit is not None:
@@ -165,15 +170,39 @@ class Scan:
     seed: bytes | None = None  # the revealed seed, when it matches the commitment
     commitment_finding: Finding | None = None
     unsupported: Unsupported | None = None  # the rules version 1 pins, when this release does not fold them
+    kept: Kept | None = None  # the lines read, when the caller asked to keep them
 
 
-def _scan(lines: Iterable[bytes], report: Report) -> Scan:
-    scan = Scan()
+@dataclass(slots=True, kw_only=True)
+class Kept:
+    """The first pass's lines, line n at [n - 1], with the bytes each was read from (the progress)."""
+
+    advance: Advance
+    events: list[Exported] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+
+    def folded(self) -> Iterator[Exported]:
+        """Every line, in order, telling `advance` their bytes TICK lines at a time."""
+        done = 0
+        for number, event in enumerate(self.events, 1):
+            done += self.sizes[number - 1]
+            if number % TICK == 0:
+                self.advance(done)
+                done = 0
+            yield event
+        self.advance(done)
+
+
+def _scan(lines: Iterable[bytes], report: Report, kept: Kept | None) -> Scan:
+    scan = Scan(kept=kept)
     prev_version, prev_hash, pending_from, pending_line = 0, GENESIS_HASH, 0, 0
     gap: int | None = None  # the first version missing where it was due: later or never?
     gap_line = 0  # the line where it was due
     for number, raw in enumerate(lines, 1):
         event = read_line(raw, number, prev_version + 1)
+        if kept is not None:
+            kept.events.append(event)
+            kept.sizes.append(len(raw))
         version = event.entry.version
         if gap is not None:
             if version == gap:
@@ -247,8 +276,8 @@ def _check_dice_alone(lines: Lines, report: Report, scan: Scan, refused: Unsuppo
     still the one the revealed seed gives; `unsupported` when nothing is wrong with them."""
     if scan.seed is not None:
         key = stream_key(scan.seed, scan.client_seed)
-        for number, raw in enumerate(lines(), 1):
-            event = read_line(raw, number, number, checked=True)
+        for event in _events(lines, scan):
+            number = event.line
             if event.outcome is not None:
                 report.finding = _check_rolls(event.entry.version, number, event.outcome, key, report)
                 if report.finding is not None:
@@ -281,11 +310,11 @@ def _refold(lines: Lines, report: Report, scan: Scan) -> None:
     server_seed = parse_seed(revealed.server_seed) if revealed else None
     seeds = Seeds(server_seed=server_seed or b"", client_seed=scan.client_seed)
     stored: deque[Recorded] = deque()
-    entries = _recorded_entries(lines(), stored)
+    entries = _recorded_entries(scan.kept.folded() if scan.kept else _events(lines, scan), stored)
     limit = scan.commitment_finding.version if scan.commitment_finding else None
     version = 0
     try:
-        for battle, fresh in fold_file(entries, lambda a, b: _window(lines, a, b), seeds):
+        for battle, fresh in fold_file(entries, lambda a, b: _window(lines, scan, a, b), seeds):
             version = battle.version
             finding = _judge(version, fresh, *stored.popleft(), scan, report)
             if finding is not None or (limit is not None and version >= limit):
@@ -306,22 +335,29 @@ def _refold(lines: Lines, report: Report, scan: Scan) -> None:
     report.finding = scan.commitment_finding
 
 
-def _recorded_entries(lines: Iterable[bytes], stored: deque[Recorded], first: int = 1) -> Iterator[Entry]:
+def _events(lines: Lines, scan: Scan, after: int = 0, upto: int | None = None) -> Iterable[Exported]:
+    """Lines after..upto (all by default) as the first pass read them: kept, or read again. The scan proved
+    line n holds version n, so earlier lines are skipped unparsed."""
+    if scan.kept is not None:
+        return scan.kept.events[after:upto]
+    raws = lines() if after == 0 and upto is None else islice(lines(), after, upto)
+    return (read_line(raw, number, number, checked=True) for number, raw in enumerate(raws, after + 1))
+
+
+def _recorded_entries(events: Iterable[Exported], stored: deque[Recorded]) -> Iterator[Entry]:
     """The log as the fold reads it, each entry's stream dice supplied as its outcome recorded them (the
-    outcome and the slots so supplied wait in `stored` for the comparison); `first` numbers the first line."""
-    for number, raw in enumerate(lines, first):
-        event = read_line(raw, number, number, checked=True)
+    outcome and the slots so supplied wait in `stored` for the comparison, with the line it was read from)."""
+    for event in events:
         entry, outcome = event.entry, event.outcome
         supplied = _stream_dice(outcome, entry)
-        stored.append((outcome, frozenset(supplied), number))
+        stored.append((outcome, frozenset(supplied), event.line))
         dice = {**supplied, **entry.dice}
         yield Entry(version=entry.version, type=entry.type, data=entry.data, dice=dice, hash=entry.hash)
 
 
-def _window(lines: Lines, after: int, upto: int) -> Iterator[Entry]:
-    """Entries after..upto of the export opened afresh, their stream dice supplied as recorded. The scan
-    proved line n holds version n, so earlier lines are skipped unparsed: a rewind decodes its window."""
-    yield from _recorded_entries(islice(lines(), after, upto), deque(), first=after + 1)
+def _window(lines: Lines, scan: Scan, after: int, upto: int) -> Iterator[Entry]:
+    """Entries after..upto of the export, their stream dice supplied as recorded: what a rewind folds."""
+    yield from _recorded_entries(_events(lines, scan, after, upto), deque())
 
 
 def _stream_dice(outcome: dict[str, Any] | None, entry: StoredEntry) -> dict[str, list[Any]]:

@@ -40,6 +40,7 @@ OURS = (
     "replay/in_browser/entry.py",
 )
 RULES_FILES = (".py", ".json")
+WARM_UP = "replay/in_browser/warm_up"  # the exports entry.warm_up folds at start-up
 # the pure-Python distributions the verifier imports (cloudevents reads times with dateutil)
 LIBRARIES = ("cloudevents", "python-dateutil", "mypy-extensions")
 STAND_INS = {"orjson.py": "replay/in_browser/orjson.py"}  # what the zip holds at the top, from where
@@ -67,6 +68,8 @@ def members() -> Iterator[tuple[str, bytes]]:
             found[path.relative_to(base).as_posix()] = path.read_bytes()
     for name in OURS:
         found[name] = (base / name).read_bytes()
+    for path in (base / WARM_UP).glob("*.jsonl"):
+        found[path.relative_to(base).as_posix()] = path.read_bytes()
     for name, source in STAND_INS.items():
         found[name] = (base / source).read_bytes()
     for library in LIBRARIES:

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eventstore.canonical import canonical_json, loads, long_digit_run
+from eventstore.canonical import _json_dumps, canonical_json, loads, long_digit_run
 from tests.harness import RulesTable
 
 
@@ -55,6 +55,14 @@ def test_numbers_orjson_writes_differently_still_come_out_as_json_dumps_writes_t
         assert canonical_json(wrapped) == reference(wrapped)
 
 
+@settings(max_examples=300, deadline=None)
+@given(VALUES | st.sampled_from(EDGES))
+def test_the_json_path_the_browser_always_takes_writes_what_json_dumps_writes(value: Any) -> None:
+    """The browser has no orjson: every value goes to the C encoder built once, never to json.dumps."""
+    for wrapped in (value, (value, [value]), {"k": (value,)}):
+        assert _json_dumps(wrapped) == reference(wrapped)
+
+
 def test_non_string_keys_are_written_as_json_dumps_writes_them() -> None:
     assert canonical_json({2: "b", 1: "a"}) == reference({2: "b", 1: "a"})
 
@@ -93,8 +101,11 @@ class Point:
 
 @pytest.mark.parametrize("value", [Point(x=1), datetime(2020, 1, 1, tzinfo=UTC), {"a": {1, 2}}], ids=repr)
 def test_what_json_dumps_cannot_write_is_refused_as_json_dumps_refuses_it(value: Any) -> None:
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError) as refused:
         canonical_json(value)
+    with pytest.raises(TypeError) as by_json:
+        reference(value)
+    assert str(refused.value) == str(by_json.value)
 
 
 def test_loads_reads_what_canonical_json_wrote() -> None:

@@ -17,8 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.in_browser import bundle
+from replay.in_browser import bundle, entry
 from replay.in_browser import orjson as stand_in
+from replay.verify import PASSES, file_lines, verify
 from tests.browser.verify_page import server_report, without_parser_words
 from tests.service.exports import TAMPERS, UNSUPPORTED, UNUSABLE, repinned
 
@@ -67,12 +68,8 @@ def test_the_zip_alone_gives_the_reports_siege_verify_gives(tmp_path: Path) -> N
     """CPython with only the zip and the standard library (the stand-in in orjson's place): nothing the
     verifier imports is left out, and every report is the same bytes, tampered copies included."""
     zipfile.ZipFile(io.BytesIO(bundle.zipped())).extractall(tmp_path / "zip")
-    lines = TAMPERED_FROM.read_bytes().splitlines(keepends=True)
-    copies = [b"".join(make(lines)) for make, _, _ in TAMPERS.values()]
-    copies += [b"".join(make(lines)) for make in UNUSABLE.values()]
-    copies += [b"".join(repinned(lines, pins)) for pins in UNSUPPORTED.values()]
     files = sorted(GOLDEN.glob("*/*.jsonl"))[::8]
-    for n, data in enumerate(copies):
+    for n, data in enumerate(_copies(TAMPERED_FROM.read_bytes().splitlines(keepends=True))):
         files.append(tmp_path / f"copy-{n}.jsonl")
         files[-1].write_bytes(data)
 
@@ -89,6 +86,42 @@ def test_the_zip_alone_gives_the_reports_siege_verify_gives(tmp_path: Path) -> N
     assert len(reports) == len(files)
     for path, report in zip(files, reports, strict=True):
         assert without_parser_words(report) == without_parser_words(server_report(path.read_bytes())), path
+
+
+def _copies(lines: list[bytes]) -> list[bytes]:
+    """Every tampered, unusable and unsupported copy the tests make of an export's lines."""
+    copies = [b"".join(make(lines)) for make, _, _ in TAMPERS.values()]
+    copies += [b"".join(make(lines)) for make in UNUSABLE.values()]
+    return copies + [b"".join(repinned(lines, pins)) for pins in UNSUPPORTED.values()]
+
+
+def test_keeping_the_first_pass_for_the_second_changes_no_report_and_the_progress_still_ends_at_the_total(
+    tmp_path: Path,
+) -> None:
+    """The browser keeps what the first pass read rather than reading the file again (entry.KEEP_BYTES)."""
+    files = sorted(GOLDEN.glob("*/*.jsonl"))
+    for n, data in enumerate(_copies(TAMPERED_FROM.read_bytes().splitlines(keepends=True))):
+        files.append(tmp_path / f"copy-{n}.jsonl")
+        files[-1].write_bytes(data)
+    for path in files:
+        read: list[int] = []
+        kept = verify(file_lines(path, read.append), keep=read.append)
+        again = verify(file_lines(path, lambda n: None))
+        assert kept.wire() == again.wire(), path
+        if kept.status == "verified":
+            assert sum(read) == PASSES * path.stat().st_size, path  # each pass told its bytes once
+
+
+def test_the_warm_up_exports_are_golden_files_and_verify() -> None:
+    """What the page folds at start-up (entry.warm_up): one export of each ruleset, held to the corpus."""
+    samples = sorted(entry.WARM_UP.glob("*.jsonl"))
+    golden = {path.read_bytes() for path in GOLDEN.glob("*/*.jsonl")}
+    names = zipfile.ZipFile(io.BytesIO(bundle.zipped())).namelist()
+
+    assert [path.stem for path in samples] == ["epic", "pathfinder"]
+    assert all(path.read_bytes() in golden for path in samples)
+    assert {f"{bundle.WARM_UP}/{path.name}" for path in samples} <= set(names)
+    assert entry.warm_up() == ["verified", "verified"]
 
 
 TRICKY = [
