@@ -1,11 +1,12 @@
-"""The engine catalog (PF-ENGINE-01): pathfinder-engines.json, read once at import into frozen records."""
+"""The engine catalog (PF-ENGINE-01): pathfinder-engines.json, read once at import into frozen records by
+`load`, which the tests call themselves (what runs at import only, no mutation test can reach)."""
 
 from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -23,7 +24,7 @@ class DiceExpr:
     def parse(text: str | None) -> DiceExpr | None:
         if not text or "d" not in text:
             return None
-        count, sides = text.lower().split("d", 1)
+        count, sides = text.split("d", 1)  # as the catalog prints them: a lower-case d
         if not (count.isdigit() and sides.isdigit()):
             return None
         return DiceExpr(count=int(count), sides=int(sides))
@@ -71,11 +72,7 @@ class EngineSpec:
     superseded_by: str | None
     stats_verified: bool | None
     rule_ids: tuple[str, ...]
-
-    @property
-    def family(self) -> str:
-        """The engine family the rules name: ballista, cannon, bombard, catapult, ram, siege_tower, …"""
-        return _family(self.id)
+    family: str  # the engine family the rules name (`family_of`), worked out once: asked on every shot
 
     @property
     def is_ranged(self) -> bool:
@@ -126,8 +123,9 @@ FAMILIES = (
 )
 
 
-@cache  # asked on every shot, and the catalog's ids are few
-def _family(engine_id: str) -> str:
+def family_of(engine_id: str) -> str:
+    """The family an engine id belongs to: ballista, cannon, bombard, catapult, ram, siege_tower, …, `legacy`
+    for the Core Rulebook's (`crb_`) and `other` for none of them; the longest family is listed first."""
     if engine_id.startswith("crb_"):
         return "legacy"
     for family in FAMILIES:
@@ -174,6 +172,7 @@ def _engine(raw: dict[str, Any]) -> EngineSpec:
         superseded_by=raw["superseded_by"],
         stats_verified=raw.get("stats_verified"),
         rule_ids=tuple(raw.get("rule_ids") or ()),
+        family=family_of(raw["id"]),
     )
 
 
@@ -193,13 +192,29 @@ def _ammunition(raw: dict[str, Any]) -> AmmunitionType:
     )
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Catalog:
+    version: int
+    engines: dict[str, EngineSpec]  # by id, in the file's order
+    ammunition: dict[str, AmmunitionType]
+
+
+def load(raw: Mapping[str, Any]) -> Catalog:
+    """The records of a catalog laid out as pathfinder-engines.json is."""
+    return Catalog(
+        version=raw["catalog_version"],
+        engines={entry["id"]: _engine(entry) for entry in raw["engines"]},
+        ammunition={entry["id"]: _ammunition(entry) for entry in raw["ammunition_types"]},
+    )
+
+
 _RAW: dict[str, Any] = json.loads(
     resources.files(__package__).joinpath("data/engines.json").read_text("utf-8")
 )
-
-CATALOG_VERSION: int = _RAW["catalog_version"]
-ENGINES: dict[str, EngineSpec] = {raw["id"]: _engine(raw) for raw in _RAW["engines"]}
-AMMUNITION: dict[str, AmmunitionType] = {raw["id"]: _ammunition(raw) for raw in _RAW["ammunition_types"]}
+_LOADED = load(_RAW)
+CATALOG_VERSION: int = _LOADED.version
+ENGINES: dict[str, EngineSpec] = _LOADED.engines
+AMMUNITION: dict[str, AmmunitionType] = _LOADED.ammunition
 SUPPORTED_ORDER: tuple[str, ...] = tuple(e.id for e in ENGINES.values() if e.supported)
 
 

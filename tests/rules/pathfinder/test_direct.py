@@ -129,6 +129,21 @@ def test_cover_inside_a_siege_tower(rules_table: TableFactory) -> None:
     assert shoot(t, {"attack": [10]}, target=who("up"))["roll"]["target_number"] == 18
 
 
+@pytest.mark.rule("PF-DIRECT-04", "PF-ASSAULT-10")
+def test_a_destroyed_siege_tower_or_gallery_shelters_nobody(rules_table: TableFactory) -> None:
+    """A destroyed tower has collapsed (PF-ASSAULT-10: `cave_in`): neither storey gives cover any more, so
+    the lower one is no longer out of reach (docs/rulings.md, PF-DIRECT-04); a destroyed gallery alike."""
+    riders = {
+        "up": ("siege_tower_large", {"engine_id": "host", "level": "upper"}),
+        "down": ("siege_tower_large", {"engine_id": "host", "level": "lower"}),
+        "dug": ("gallery_large", {"engine_id": "host"}),
+    }
+    for rider, (kind, inside) in riders.items():
+        t = ballista(rules_table, target=engine("host", kind, y=4, state={"hp": 0}))
+        setup(t, creature(rider, y=4, inside=inside))
+        assert shoot(t, {"attack": [10]}, target=who(rider))["roll"]["target_number"] == 10, rider
+
+
 @pytest.mark.rule("PF-DIRECT-04")
 def test_a_creature_larger_than_the_gallery_has_no_cover(rules_table: TableFactory) -> None:
     t = ballista(rules_table, target=engine("gal", "gallery_large", y=4))
