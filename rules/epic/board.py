@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from rules.epic.state import Embarked, EpicState, On, Section, Stand
 from rules.epic.tables import FORTIFICATIONS, TIR_APPUYE_BONUS, Side
 from rules.errors import Rejected
-from rules.frozen import by_id, replace
+from rules.frozen import by_id
 
 
 def find_stand(state: EpicState, stand_id: str) -> Stand | None:
@@ -35,10 +35,6 @@ def section(state: EpicState, section_id: str) -> Section:
 
 def exists(state: EpicState, entity_id: str) -> bool:
     return find_stand(state, entity_id) is not None or find_section(state, entity_id) is not None
-
-
-def enemy_of(side: Side) -> Side:
-    return "defender" if side == "attacker" else "attacker"
 
 
 def occupants(state: EpicState, section_id: str) -> list[Stand]:
@@ -103,11 +99,3 @@ def malus_against(state: EpicState, target: Stand) -> int:
 def in_creation_order(state: EpicState, stand_ids: Iterable[str]) -> list[str]:
     wanted = set(stand_ids)
     return [s.id for s in state.stands if s.id in wanted]
-
-
-def with_stand(state: EpicState, updated: Stand) -> EpicState:
-    return replace(state, stands=tuple(updated if s.id == updated.id else s for s in state.stands))
-
-
-def with_section(state: EpicState, updated: Section) -> EpicState:
-    return replace(state, sections=tuple(updated if s.id == updated.id else s for s in state.sections))

@@ -13,15 +13,6 @@ def distance_ft(a: Square, b: Square) -> int:
     return 5 * (max(dx, dy) + min(dx, dy) // 2)
 
 
-def within(centre: Square, point: Square, radius_ft: int) -> bool:
-    return distance_ft(centre, point) <= radius_ft
-
-
-def between(centre: Square, point: Square, inner_ft: int, outer_ft: int) -> bool:
-    """PF-GEN-04 "between A and B ft": A < distance ≤ B."""
-    return inner_ft < distance_ft(centre, point) <= outer_ft
-
-
 def half(value: int) -> int:
     """PF-GEN-05: every halving rounds down."""
     return value // 2
