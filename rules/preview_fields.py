@@ -24,7 +24,6 @@ class Tally:
         self.status: dict[str, float] = {"applied": 0.0, "rejected": 0.0}
         self.reasons: dict[str, float] = {}
         self.fields: dict[str, dict[Any, float]] = {}
-        self._paths: list[tuple[str, tuple[str | int, ...]]] = []  # the fields' paths, split
 
     def add(self, outcome: dict[str, JSON], p: float) -> None:
         status = str(outcome["status"])
@@ -34,14 +33,12 @@ class Tally:
             self.reasons[reason] = self.reasons.get(reason, 0.0) + p
             return
         result = outcome["result"]
-        found = _known(result, self._paths) if len(self.fields) >= MAX_FIELDS else leaves(result)
-        for path, value in found:
+        for path, value in leaves(result):
             values = self.fields.get(path)
             if values is None:
                 if len(self.fields) >= MAX_FIELDS:
                     continue
                 values = self.fields[path] = {}
-                self._paths.append((path, _steps(path)))
             key = value if value in values or len(values) < MAX_VALUES else "other"
             values[key] = values.get(key, 0.0) + p
 
@@ -74,28 +71,6 @@ def _leaves(value: JSON, path: str, depth: int, found: list[tuple[str, JSON]]) -
                 _leaves(item, f"{path}.{index}", depth + 1, found)
     elif path:
         found.append((path, value))
-
-
-def _steps(path: str) -> tuple[str | int, ...]:
-    return tuple(int(part) if part.isdigit() else part for part in path.split("."))
-
-
-def _known(result: JSON, paths: list[tuple[str, tuple[str | int, ...]]]) -> list[tuple[str, JSON]]:
-    """The leaves at the paths already kept: once MAX_FIELDS are known no other path can join."""
-    found: list[tuple[str, JSON]] = []
-    for path, steps in paths:
-        value: Any = result
-        for part in steps:
-            if isinstance(part, int) and isinstance(value, list) and part < len(value):  # noqa: SIM114 (mypy narrows apart)
-                value = value[part]
-            elif isinstance(value, dict) and part in value:
-                value = value[part]
-            else:
-                break
-        else:
-            if not isinstance(value, dict | list):
-                found.append((path, value))
-    return found
 
 
 def describe(values: dict[Any, float], samples: int | None) -> dict[str, JSON]:
