@@ -52,6 +52,43 @@ def test_a_record_that_derives_fields_is_built_again_so_they_follow() -> None:
     assert replace(Derived(base=2), base=5).double == 10
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Normalised:
+    name: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", self.name.strip())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Counted:
+    base: int
+    seen: int = field(default=0, init=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Unslotted:
+    base: int
+    label: str = "x"
+
+
+def test_a_record_whose_post_init_adjusts_its_own_fields_runs_it_again() -> None:
+    """A `__post_init__` alone (every field set by `__init__`) still sends the copy through `__init__`."""
+    assert replace(Normalised(name="a"), name="  b  ").name == "b"
+
+
+def test_a_field_init_does_not_set_is_left_to_its_default_as_dataclasses_replace_leaves_it() -> None:
+    counted = Counted(base=1)
+    object.__setattr__(counted, "seen", 5)
+    assert replace(counted, base=2) == dataclasses.replace(counted, base=2) == Counted(base=2)
+    assert replace(counted, base=2).seen == 0
+
+
+def test_a_record_without_slots_is_copied_as_dataclasses_replace_copies_it() -> None:
+    record = Unslotted(base=1)
+    assert replace(record, base=3) == Unslotted(base=3, label="x") and replace(record) == record
+
+
 def test_by_id_finds_the_first_record_with_that_id_or_none() -> None:
     first, other = an_engine(), replace(an_engine(), id="tb")
     records = (first, other, replace(first, hp=1))
