@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -22,6 +24,26 @@ def rules_table() -> TableFactory:
         return RulesTable(ruleset, options)
 
     return make
+
+
+# what mutmut names the runs that test no mutant (the clean run, the test map, the listing)
+NO_MUTANT = frozenset({"", "stats", "fail", "list_all_tests", "mutant_generation"})
+
+
+def pytest_sessionstart(session: Any) -> None:
+    """Under `make mutation`, each mutant's run is forked from a process that collected the tests with the
+    rules unmutated: what rules/ memoised then (plans, builders, copiers, hints) would answer for the mutant
+    and hide it. Such a run forgets those memos first; any other run has none to forget."""
+    if os.environ.get("MUTANT_UNDER_TEST", "") in NO_MUTANT:
+        return
+    for name, module in list(sys.modules.items()):
+        if name == "rules" or name.startswith("rules."):
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
+    copiers = getattr(sys.modules.get("rules.frozen"), "_copiers", None)
+    if isinstance(copiers, dict):
+        copiers.clear()
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
