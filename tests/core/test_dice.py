@@ -29,6 +29,34 @@ def test_stream_die_follows_the_published_derivation() -> None:
     assert stream_die(KEY, 12, 3, 6) == first_usable % 6 + 1
 
 
+def _digest(version: int, n: int) -> bytes:
+    return hmac.new(KEY, f"{version}:{n}".encode(), hashlib.sha256).digest()
+
+
+def _first_with(first_byte: int) -> tuple[int, int]:
+    """A (version, n) whose digest starts with `first_byte`: one in 256 do, so the search is short."""
+    return next((v, n) for v in range(1, 500) for n in range(20) if _digest(v, n)[0] == first_byte)
+
+
+@pytest.mark.parametrize(("sides", "limit"), [(20, 240), (6, 252), (10, 250)])
+def test_a_byte_at_the_limit_is_rejected_and_the_byte_below_it_is_taken(sides: int, limit: int) -> None:
+    """export-format §5.3: limit = 256 − (256 mod s), a byte b is taken when b < limit, as (b mod s) + 1."""
+    version, n = _first_with(limit)
+    second = _digest(version, n)[1:]
+    assert stream_die(KEY, version, n, sides) == next(b for b in second if b < limit) % sides + 1
+    version, n = _first_with(limit - 1)
+    assert stream_die(KEY, version, n, sides) == (limit - 1) % sides + 1
+
+
+def test_a_die_of_one_face_to_256_faces_is_drawn_and_any_other_is_refused() -> None:
+    """256 faces take every byte as it is (+1); the API never asks for more faces, nor for none."""
+    assert stream_die(KEY, 3, 0, 256) == _digest(3, 0)[0] + 1
+    assert stream_die(KEY, 3, 0, 1) == 1
+    for sides in (0, 257, -6):
+        with pytest.raises(ValueError, match=f"no stream die has {sides} faces"):
+            stream_die(KEY, 3, 0, sides)
+
+
 def test_stream_is_reproducible_and_covers_every_face() -> None:
     values = [stream_die(KEY, v, n, 20) for v in range(1, 60) for n in range(10)]
     assert values == [stream_die(KEY, v, n, 20) for v in range(1, 60) for n in range(10)]
