@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from eventstore.canonical import canonical_json
-from rules.fold import Battle, encode_battle, project
-from rules.undo import Rewinder
+from rules.fold import Battle, Entry, encode_battle, project, step
+from rules.undo import KEEP, Rewinder
 from tests.harness import RulesTable
 from tests.rules.epic.given import applied, rejected, section, stand
 
@@ -76,3 +76,78 @@ def test_undo_after_conclude_is_rejected_battle_concluded() -> None:
     section(t, "W1")
     t.send({"type": "conclude"})
     assert rejected(t, {"type": "undo"}) == "battle_concluded"
+
+
+@pytest.mark.parametrize("ruleset", ["epic", "pathfinder"])
+def test_a_refused_undo_only_moves_the_battle_on_a_version_and_rolls_nothing(ruleset: str) -> None:
+    t = RulesTable(ruleset)
+    created = t.battle
+    assert rejected(t, {"type": "undo"}) == "nothing_to_undo"
+    assert t.battle.version == 2 and t.battle.concluded is False and t.battle.undoable == 0
+    assert encoded_but_version(t.battle) == encoded_but_version(created)
+    assert t.outcomes[-1]["rolls"] == [] and t.outcomes[-1]["version"] == 2
+
+
+def test_an_applied_undo_rolls_nothing_either() -> None:
+    t = RulesTable("epic")
+    section(t, "W1")
+    applied(t, {"type": "undo"})
+    assert t.outcomes[-1]["rolls"] == [] and t.outcomes[-1]["status"] == "applied"
+
+
+def test_an_undo_folded_without_the_battles_earlier_states_is_a_programming_error() -> None:
+    t = RulesTable("epic")
+    section(t, "W1")
+    undo = Entry(version=3, type="undo", data={}, dice={})
+    with pytest.raises(ValueError, match=r"^an undo needs the battle's earlier states: fold with a rewind"):
+        step(t.battle, undo, t.seeds, None)
+
+
+class Log:
+    """A battle's log as a Rewinder reads it, each read it was asked for kept."""
+
+    def __init__(self, table: RulesTable) -> None:
+        self.entries, self.reads = table.entries, list[tuple[int, int]]()
+
+    def __call__(self, after: int, upto: int) -> list[Entry]:
+        self.reads.append((after, upto))
+        return [e for e in self.entries if after < e.version <= upto]
+
+
+def _walled(count: int) -> RulesTable:
+    t = RulesTable("epic")
+    for n in range(1, count + 1):
+        section(t, f"W{n}")
+    return t
+
+
+def test_a_rewind_folds_from_the_nearest_state_it_has_or_is_given_and_remembers_what_it_folded() -> None:
+    t = _walled(6)  # versions 1..7
+    log = Log(t)
+    rewind = Rewinder(log, lambda: t.seeds, start=lambda version: t.states[2] if version >= 3 else None)
+
+    assert rewind(5) == t.states[4] and log.reads == [(3, 5)]  # after the snapshot at version 3
+    assert rewind(5) is rewind(5) and log.reads == [(3, 5)]  # remembered: nothing read again
+    assert rewind(3) is t.states[2] and log.reads == [(3, 5)]  # the snapshot itself, at that very version
+    assert rewind(6) == t.states[5] and log.reads == [(3, 5), (5, 6)]  # on from the remembered 5
+    assert rewind(2) == t.states[1] and log.reads[-1] == (0, 2)  # before the snapshot: from nothing
+
+
+def test_a_rewind_past_the_log_is_refused() -> None:
+    t = _walled(2)  # versions 1..3
+    rewind = Rewinder(Log(t), lambda: t.seeds)
+    with pytest.raises(ValueError, match=r"^the log has no version 9 to rewind to$"):
+        rewind(9)
+
+
+def test_a_rewind_remembers_at_most_keep_states_then_starts_afresh() -> None:
+    t = _walled(KEEP + 1)  # versions 1..KEEP + 2
+    log = Log(t)
+    rewind = Rewinder(log, lambda: t.seeds)
+    for version in range(1, KEEP + 1):
+        rewind(version)
+    log.reads.clear()
+    assert rewind(1) == t.states[0] and log.reads == []  # all KEEP still remembered
+    rewind(KEEP + 1)  # one more: the memory is full, so it is emptied first
+    rewind(1)
+    assert log.reads == [(KEEP, KEEP + 1), (0, 1)]
