@@ -45,9 +45,7 @@ def operate_gate(command: OperateGate, state: PfState, dice: Dice) -> Outcome[Ev
 
 def _checked(command: OperateGate, state: PfState) -> Structure:
     """§3.19 order up to the actor checks; `exceeds_remaining` comes last."""
-    ids = command.contributors
-    if not ids or len(set(ids)) != len(ids):
-        raise Rejected("invalid_field")
+    ids = command.contributors  # at least one, each once: the command's declaration (`check_fields`)
     gate = structure(state, command.structure_id)
     if gate.kind != "gate":
         raise Rejected("not_a_gate")

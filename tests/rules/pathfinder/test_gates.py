@@ -8,7 +8,17 @@ import pytest
 
 from tests.conftest import TableFactory
 from tests.harness import Table
-from tests.rules.pathfinder.given import advance, applied, creature, find, rejected, setup
+from tests.rules.pathfinder.given import (
+    advance,
+    applied,
+    creature,
+    crew,
+    engine,
+    find,
+    rejected,
+    setup,
+    skill,
+)
 
 rule = pytest.mark.rule
 HANDS = tuple(f"p{n}" for n in range(1, 7))
@@ -60,7 +70,9 @@ def test_the_next_three_close_it_again(rules_table: TableFactory) -> None:
     opened = applied(t, operate("lwg", "p3"))
     assert (opened["progress"], opened["toggled"], opened["open"]) == (3, True, True)
     applied(t, advance())
-    closed = applied(t, operate("lwg", "p1", "p2", "p3"))
+    closing = applied(t, operate("lwg", "p1"))  # under way: the gate stays open until the third
+    assert (closing["progress"], closing["toggled"], closing["open"]) == (1, False, True)
+    closed = applied(t, operate("lwg", "p2", "p3"))
     assert (closed["progress"], closed["toggled"], closed["open"]) == (3, True, False)
 
 
@@ -129,3 +141,24 @@ def test_contributors_are_listed_once_and_not_empty(rules_table: TableFactory) -
     t = yard(rules_table)
     assert rejected(t, operate("lwg")) == "invalid_field"
     assert rejected(t, operate("lwg", "p1", "p1")) == "invalid_field"
+
+
+@rule("PF-STRUCT-08", "PF-TIME-02")
+def test_a_full_round_action_needs_the_move_action_too(rules_table: TableFactory) -> None:
+    """p1 moved the catapult it crews (a move action): its standard action alone does not operate a gate."""
+    t = yard(rules_table, engine("lc", "catapult_light", x=3), crew("lc", "p1", "p2"))
+    applied(t, {"type": "move_engine", "engine_id": "lc", "to": {"x": 3, "y": 1}})
+    assert find(t.state(), "creatures", "p1")["actions"] == {"standard": True, "move": False}
+    assert rejected(t, operate("lwg", "p1")) == "action_unavailable"
+    applied(t, operate("lwg", "p3"))
+
+
+@rule("PF-STRUCT-08", "PF-TIME-04")
+def test_a_creature_busy_with_a_repair_does_not_operate_a_gate(rules_table: TableFactory) -> None:
+    smith = creature("smith", proficiencies=["siege_engines"], skills={"craft_siege_engine": skill(1, 5)})
+    t = yard(rules_table, smith, engine("wreck", "ballista_light", x=3, state={"broken": True}))
+    applied(
+        t, {"type": "repair", "engine_id": "wreck", "by": "smith", "kind": "broken", "dice": {"check": [15]}}
+    )
+    applied(t, advance())  # a new round: its actions are back, but the repair still holds it
+    assert rejected(t, operate("lwg", "smith")) == "creature_busy"
