@@ -57,6 +57,24 @@ def fight_ready(
     return t
 
 
+def made(stand_id: str, section_id: str, kind: str, verdict: str) -> list[dict[str, Any]]:
+    """The change an assault records: its kind and verdict as its result tells them."""
+    return [
+        {
+            "event": "AssaultMade",
+            "stand_id": stand_id,
+            "section_id": section_id,
+            "kind": kind,
+            "result": verdict,
+        }
+    ]
+
+
+def foothold(stand_id: str, section_id: str) -> list[dict[str, Any]]:
+    """The change of a stand taking the section (EP-HOLD-01)."""
+    return [{"event": "FootholdTaken", "stand_id": stand_id, "section_id": section_id}]
+
+
 @rule("EP-ASSAULT-02", "EP-FORT-03", "EP-HOLD-02")
 def test_a_first_fire_gate_adds_two_to_its_defender_from_outside(rules_table: TableFactory) -> None:
     t = fight_ready(rules_table, "gate", gate="first_fire")
@@ -180,6 +198,7 @@ def test_a_defended_climb_whose_defender_was_shot_becomes_an_undefended_climb(
         "success",
     )
     assert (result["defender"], result["unused_dice"]) == (None, {"defender": [6, 6]})
+    assert t.outcomes[-1]["changes"] == made("csm", "S", "undefended_climb", "success") + foothold("csm", "S")
 
 
 @rule("EP-ASSAULT-06", "EP-BEHIND-01")
@@ -204,6 +223,7 @@ def test_a_climb_from_behind_whose_defender_was_shot_is_automatic(rules_table: T
         None,
     )
     assert (result["attacker_location"], result["dice_used"]) == (on("S"), {})
+    assert t.outcomes[-1]["changes"] == made("csm", "S", "automatic", "automatic") + foothold("csm", "S")
 
 
 @rule("EP-ASSAULT-06", "EP-HOLD-01")
@@ -227,6 +247,7 @@ def test_a_climb_onto_a_section_emptied_from_behind_resolves_automatically(rules
         on("S"),
     )
     assert result["unused_dice"] == {"defender": [6, 6]}
+    assert t.outcomes[-1]["changes"] == made("a2", "S", "automatic", "automatic") + foothold("a2", "S")
 
 
 @rule("EP-ASSAULT-01", "EP-CLIMB-04")
