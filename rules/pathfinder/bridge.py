@@ -55,9 +55,7 @@ def raise_bridge(command: RaiseBridge, state: PfState, dice: Dice) -> Outcome[Ev
 
 def _checked(command: RaiseBridge, state: PfState) -> tuple[Engine, Bridge, list[Creature]]:
     """§3.20 order: engine_destroyed, not_a_bridge, bridge_already_raised, too_many_contributors, actors."""
-    ids = command.contributors
-    if not ids or len(set(ids)) != len(ids):
-        raise Rejected("invalid_field")
+    ids = command.contributors  # at least one, each once: the command's declaration (`check_fields`)
     bridge = get_engine(state, command.engine_id)
     if bridge.destroyed:
         raise Rejected("engine_destroyed")

@@ -26,9 +26,7 @@ REFLEX_DC = 15
 
 
 def crush(command: Crush, state: PfState, dice: Dice) -> Outcome[Event]:
-    ids = command.target_ids
-    if not ids or len(set(ids)) != len(ids):
-        raise Rejected("invalid_field")
+    ids = command.target_ids  # at least one, each once: the command's declaration (`check_fields`)
     wheel = get_engine(state, command.engine_id)
     engine_checks(state, wheel)
     if spec_of(wheel).family != "crushing_wheel":

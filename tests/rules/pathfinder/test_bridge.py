@@ -8,7 +8,17 @@ import pytest
 
 from tests.conftest import TableFactory
 from tests.harness import Table
-from tests.rules.pathfinder.given import advance, applied, creature, engine, find, rejected, setup
+from tests.rules.pathfinder.given import (
+    advance,
+    applied,
+    creature,
+    crew,
+    engine,
+    find,
+    rejected,
+    setup,
+    skill,
+)
 
 rule = pytest.mark.rule
 MEDIUM = ("m1", "m2", "m3", "m4")
@@ -109,3 +119,29 @@ def test_refusals_in_order(rules_table: TableFactory) -> None:
     assert rejected(t, lift("m1", "m1")) == "invalid_field"
     applied(t, lift("m1"))
     assert rejected(t, lift("m1")) == "action_unavailable"
+
+
+@rule("PF-ASSAULT-05", "PF-TIME-02")
+def test_raising_is_a_full_round_action_so_a_helper_that_moved_an_engine_cannot_help(
+    rules_table: TableFactory,
+) -> None:
+    t = site(rules_table, "bridge_assault_huge", engine("lc", "catapult_light", x=3), crew("lc", "m1", "m2"))
+    applied(t, {"type": "move_engine", "engine_id": "lc", "to": {"x": 3, "y": 1}})
+    assert find(t.state(), "creatures", "m1")["actions"] == {"standard": True, "move": False}
+    assert rejected(t, lift("m1")) == "action_unavailable"
+
+
+@rule("PF-ASSAULT-05", "PF-TIME-04")
+def test_a_helper_busy_with_a_repair_cannot_help(rules_table: TableFactory) -> None:
+    smith = creature("smith", proficiencies=["siege_engines"], skills={"craft_siege_engine": skill(1, 5)})
+    t = site(
+        rules_table,
+        "bridge_assault_huge",
+        smith,
+        engine("wreck", "ballista_light", x=3, state={"broken": True}),
+    )
+    applied(
+        t, {"type": "repair", "engine_id": "wreck", "by": "smith", "kind": "broken", "dice": {"check": [15]}}
+    )
+    applied(t, advance())
+    assert rejected(t, lift("smith")) == "creature_busy"

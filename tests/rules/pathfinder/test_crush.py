@@ -160,3 +160,15 @@ def test_refusals_in_order(rules_table: TableFactory) -> None:
     assert rejected(t, crush("a", wheel="idle")) == "no_crew"
     assert rejected(t, crush("a", wheel="ram")) == "not_a_crushing_wheel"
     assert rejected(t, crush("cw")) == "unknown_entity"
+
+
+@rule("PF-ASSAULT-11", "PF-TIME-04")
+def test_a_crew_member_busy_with_a_repair_stops_the_wheel(rules_table: TableFactory) -> None:
+    smith = {"proficiencies": ["siege_engines"], "skills": {"craft_siege_engine": skill(1, 5)}}
+    t = field(rules_table, engine("wreck", "ballista_light", x=3, state={"broken": True}))
+    setup(t, creature("w5", **smith), crew("cw", *WHEELERS, "w5"))
+    applied(
+        t, {"type": "repair", "engine_id": "wreck", "by": "w5", "kind": "broken", "dice": {"check": [15]}}
+    )
+    applied(t, advance())
+    assert rejected(t, crush("a", dice={"damage": [1, 1, 1, 1], "save": [20]})) == "creature_busy"
