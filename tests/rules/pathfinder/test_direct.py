@@ -166,6 +166,41 @@ def test_engines_subtract_hardness_and_are_destroyed_at_zero(rules_table: TableF
     applied(t, crew("lb", "loader"))  # the wreck released its crew
 
 
+@pytest.mark.rule("PF-DEF-05", "PF-DEF-06", "PF-GEN-10")
+@pytest.mark.parametrize(
+    ("hp", "damage", "hp_after", "added"),
+    [
+        (30, [1, 1, 1], 30, []),  # 3 against hardness 5: no loss, never a negative one
+        (30, [1, 1, 3], 30, []),  # 5: exactly the hardness, still nothing
+        (31, [3, 3, 4], 26, []),  # 10 - 5: 26 of 50 is above half
+        (30, [3, 3, 4], 25, ["broken"]),  # exactly half of 50: broken
+        (11, [5, 5, 5], 1, []),  # broken already (11 of 50, PF-DEF-05); 1 hp left: not destroyed
+        (10, [5, 5, 5], 0, ["destroyed"]),  # exactly 0: destroyed
+    ],
+)
+def test_an_engine_is_broken_at_half_its_hp_and_destroyed_at_zero_after_its_hardness(
+    rules_table: TableFactory, hp: int, damage: list[int], hp_after: int, added: list[str]
+) -> None:
+    """A light catapult: 50 hp, hardness 5 (the catalog); the light ballista's 3d8 as supplied."""
+    t = ballista(rules_table, target=engine("cat", "catapult_light", y=4, state={"hp": hp}))
+    setup(t, creature("loader", x=5), crew("cat", "loader"))
+    shot = shoot(t, {"attack": [10], "damage": damage}, target={"engine_id": "cat"})
+    hit = effect(shot, "cat")
+    assert (hit["hp_before"], hit["hp_after"], hit["hp_loss"]) == (hp, hp_after, hp - hp_after)
+    assert (hit["conditions_added"], hit["cave_in"]) == (added, False)  # only a siege tower caves in
+    changes = [
+        c for c in t.outcomes[-1]["changes"] if c.get("entity_id") == "cat" or c.get("engine_id") == "cat"
+    ]
+    destroyed = [{"event": "EngineDestroyed", "engine_id": "cat"}] if "destroyed" in added else []
+    hp_change = {
+        "event": "HitPointsChanged",
+        "entity_kind": "engine",
+        "entity_id": "cat",
+        "hp_after": hp_after,
+    }
+    assert changes == [hp_change, *destroyed]  # `broken` follows from the hp: no change of its own
+
+
 @pytest.mark.rule("PF-AMMO-08")
 @pytest.mark.parametrize(("natural", "total", "conditions"), [(16, 20, []), (15, 19, ["prone"])])
 def test_a_chain_shot_knocks_prone_unless_the_fortitude_save_reaches_twenty(
