@@ -141,17 +141,27 @@ def test_leaving_advance_fire_closes_open_charge_gates_in_creation_order(rules_t
     section(t, "G2", "gate", door="open")
     section(t, "G3", "gate", door="open")
     section(t, "G4", "gate", door="open", jammed=True)
+    section(t, "G5", "gate", door="open")  # after two gates passed over: still closed
     gate_order(t, "G1", "charge")
     gate_order(t, "G2", "charge")
     gate_order(t, "G3", "advance")
     gate_order(t, "G4", "charge")
+    gate_order(t, "G5", "charge")
     advance(t)
     applied(t, {"type": "operate_gate", "gate_id": "G1", "action": "open", "dice": {"jam": [2]}})
     advance_to(t, "advance_fire")
-    result = applied(t, {"type": "advance_phase", "dice": {"jam": [4, 6]}})
+    result = applied(t, {"type": "advance_phase", "dice": {"jam": [4, 6, 1]}})
     assert result["auto_closed_gates"] == [
         {"gate_id": "G1", "jam": 4, "jammed": False, "door": "closed"},
         {"gate_id": "G2", "jam": 6, "jammed": True, "door": "open"},
+        {"gate_id": "G5", "jam": 1, "jammed": False, "door": "closed"},
+    ]
+    assert [(r["slot"], r["die"]) for r in t.outcomes[-1]["rolls"]] == [("jam", "d6")] * 3
+    closings = [c for c in t.outcomes[-1]["changes"] if c["event"] == "GateOperated"]
+    closed = {"event": "GateOperated", "action": "close", "automatic": True}
+    assert closings == [
+        {**closed, "gate_id": gate, "performed": not jammed, "jammed": jammed, "door": door}
+        for gate, jammed, door in (("G1", False, "closed"), ("G2", True, "open"), ("G5", False, "closed"))
     ]
     doors = {s["id"]: (s["door"], s["jammed"]) for s in t.state()["sections"]}
     assert doors == {
@@ -159,4 +169,5 @@ def test_leaving_advance_fire_closes_open_charge_gates_in_creation_order(rules_t
         "G2": ("open", True),
         "G3": ("open", False),
         "G4": ("open", True),
+        "G5": ("closed", False),
     }
