@@ -4,10 +4,27 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
+from typing import Any, Literal
+
+import pytest
 
 from rules.codec import encode
-from rules.declare import CommandSpec, command, command_table, spec_of
+from rules.declare import (
+    Choice,
+    CommandSpec,
+    Nullable,
+    Rec,
+    Scalar,
+    Sentinel,
+    Seq,
+    Tagged,
+    command,
+    command_table,
+    shape_of,
+    spec_of,
+)
 from rules.registry import get_ruleset
 
 
@@ -73,3 +90,46 @@ def test_a_ruleset_derives_its_default_options_from_its_options_record_once_buil
     assert house.default_options == {"tie_rule": "attacker_wins", "capacity": 3} == encode(HouseRules())
     assert epic.default_options == encode(epic.options())
     assert house.rules_versions == (*epic.earlier_versions, epic.rules_version)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Near:
+    kind: Literal["near"] = "near"
+    x: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Far:
+    kind: Literal["far"] = "far"
+
+
+def test_each_field_type_has_the_wire_shape_its_values_take() -> None:
+    assert (
+        shape_of(int) == Scalar("int") and shape_of(bool) == Scalar("bool") and shape_of(str) == Scalar("str")
+    )
+    assert shape_of(int | None) == Nullable(Scalar("int"))
+    assert shape_of(Literal["a", "b"]) == Choice(("a", "b"))
+    assert shape_of(Literal["a"] | Literal["b"]) == Choice(("a", "b"))  # markers alone are the values
+    assert shape_of(Literal["a", "b"] | None) == Nullable(Choice(("a", "b")))
+    assert shape_of(tuple[str, ...]) == Seq(Scalar("str"))
+    assert shape_of(Near) == Rec(Near)
+    assert shape_of(Near | Far) == Tagged("kind", {"near": Near, "far": Far})
+    assert shape_of(Near | Literal["unchanged"]) == Sentinel(Rec(Near))  # a default marker beside a record
+    assert shape_of(Near | Far | Literal["unchanged"] | None) == Nullable(
+        Sentinel(Tagged("kind", {"near": Near, "far": Far}))
+    )
+
+
+@pytest.mark.parametrize(
+    ("tp", "why"),
+    [
+        (Literal[1, 2], "only string literals have a wire shape, not "),
+        (str | Literal["unchanged"], "a default marker needs a record beside it, not "),
+        (float, "no wire shape for "),
+        (dict[str, int], "no wire shape for "),
+    ],
+    ids=repr,
+)
+def test_a_type_no_wire_value_can_take_is_refused_when_declared(tp: Any, why: str) -> None:
+    with pytest.raises(TypeError, match="^" + re.escape(why + repr(tp)) + "$"):
+        shape_of(tp)
