@@ -37,8 +37,6 @@ def cast_engine_spell(command: CastEngineSpell, state: PfState, dice: Dice) -> O
     engine = get_engine(state, command.engine_id)
     if engine.destroyed:
         raise Rejected("engine_destroyed")
-    if command.caster_level < 1 or command.duration_rounds < 1:
-        raise Rejected("invalid_field")
     bonus = spell_bonus(command.spell, command.caster_level)
     expires = state.round + command.duration_rounds
     spell = EngineSpell(spell=command.spell, bonus=bonus, cast_round=state.round, expires_at_round=expires)

@@ -77,3 +77,46 @@ def test_no_spell_on_a_destroyed_engine(rules_table: TableFactory) -> None:
         "duration_rounds": 2,
     }
     assert rejected(table, cast) == "engine_destroyed"
+
+
+@pytest.mark.rule("PF-MAGIC-04")
+@pytest.mark.parametrize(
+    ("spell", "caster_level", "bonus"),
+    [
+        ("magic_siege_engine", 12, 1),  # the lesser spell is +1 whatever the caster level
+        ("magic_siege_engine", 40, 1),
+        ("greater_magic_siege_engine", 7, 1),  # floor(7 / 4) = 1
+        ("greater_magic_siege_engine", 8, 2),
+        ("greater_magic_siege_engine", 12, 3),
+        ("greater_magic_siege_engine", 19, 4),
+        ("greater_magic_siege_engine", 20, 5),
+        ("greater_magic_siege_engine", 24, 5),  # at most +5
+    ],
+)
+def test_the_spell_bonus_by_spell_and_caster_level(
+    rules_table: TableFactory, spell: str, caster_level: int, bonus: int
+) -> None:
+    table = rules_table("pathfinder")
+    setup(table, engine("hb", "ballista_heavy"))
+    cast = {"type": "cast_engine_spell", "engine_id": "hb", "spell": spell, "caster_level": caster_level,
+            "duration_rounds": 1}  # fmt: skip
+    result = applied(table, cast)
+    assert (result["spell_bonus"], result["effective_enhancement"], result["expires_at_round"]) == (
+        bonus,
+        bonus,
+        2,
+    )
+
+
+@pytest.mark.rule("PF-MAGIC-04")
+@pytest.mark.parametrize(
+    "fields", [{"caster_level": 0}, {"caster_level": 41}, {"duration_rounds": 0}], ids=repr
+)
+def test_a_caster_level_or_duration_outside_its_range_is_invalid(
+    rules_table: TableFactory, fields: dict[str, int]
+) -> None:
+    table = rules_table("pathfinder")
+    setup(table, engine("hb", "ballista_heavy"))
+    cast = {"type": "cast_engine_spell", "engine_id": "hb", "spell": "magic_siege_engine", "caster_level": 1,
+            "duration_rounds": 1}  # fmt: skip
+    assert rejected(table, {**cast, **fields}) == "invalid_field"
