@@ -28,6 +28,8 @@ def rules_table() -> TableFactory:
 
 # what mutmut names the runs that test no mutant (the clean run, the test map, the listing)
 NO_MUTANT = frozenset({"", "stats", "fail", "list_all_tests", "mutant_generation"})
+# rules/' memos that are plain dicts, not functools caches: record type -> its copier, its encoder
+MEMOS = (("rules.frozen", "_copiers"), ("rules.codec", "_ENCODERS"))
 
 
 def pytest_sessionstart(session: Any) -> None:
@@ -41,9 +43,10 @@ def pytest_sessionstart(session: Any) -> None:
             for value in list(vars(module).values()):
                 if callable(getattr(value, "cache_clear", None)):
                     value.cache_clear()
-    copiers = getattr(sys.modules.get("rules.frozen"), "_copiers", None)
-    if isinstance(copiers, dict):
-        copiers.clear()
+    for module, memo in MEMOS:
+        found = getattr(sys.modules.get(module), memo, None)
+        if isinstance(found, dict):
+            found.clear()
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
