@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rules.dice import Dice
-from rules.errors import Rejected
 from rules.pathfinder.commands import SetWind
 from rules.pathfinder.events import Event, WindSet
 from rules.pathfinder.results import WindNow
@@ -34,7 +33,6 @@ def can_fire(level: str) -> bool:
 
 
 def set_wind(command: SetWind, state: PfState, dice: Dice) -> Outcome[Event]:
-    if command.level not in SIEGE_MODIFIER:
-        raise Rejected("invalid_field")
+    # every level the command's Literal admits has a modifier (an unknown one is `invalid_field` at parse)
     result = WindNow(wind=command.level, siege_modifier=SIEGE_MODIFIER[command.level])
     return Outcome(result=result, events=(WindSet(level=command.level),))
