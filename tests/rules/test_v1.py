@@ -121,3 +121,39 @@ def test_every_earlier_version_is_folded_by_v1_which_tells_every_command_of_the_
     # a command added after version 1 would be applied to a v1 battle, which answered unknown_command:
     # such a command must be refused for version 1 first (rules/v1), then listed here
     assert set(v1.summaries(ruleset)) == set(rules.commands)
+
+
+def test_a_v1_shot_is_told_hit_miss_or_destroyed_as_version_1_told_it() -> None:
+    """The corpus shows `gun fires at W1: hit` and `gun fires at victim: destroyed`; a miss is told the same
+    way, at a section or at a stand."""
+    las = {"id": "las", "to_hit": 3, "save_modifier": 0}
+
+    def shot(gun: str, target: dict[str, str], to_hit: int) -> dict[str, Any]:
+        return {
+            "type": "fire",
+            "stand_id": gun,
+            "weapon": las,
+            "target": target,
+            "dice": {"to_hit": [to_hit]},
+        }
+
+    stands = [
+        {"type": "add_stand", "id": g, "stand_type": "infantry", "side": "attacker", "caf": 1, "speed_cm": 10,
+         "location": {"kind": "outside"}}
+        for g in ("g1", "g2", "g3")
+    ]  # fmt: skip
+    target = {"type": "add_stand", "id": "goff", "stand_type": "infantry", "side": "defender", "caf": 1,
+              "speed_cm": 10, "location": {"kind": "on", "section_id": "W1"}}  # fmt: skip
+    commands = [
+        {"type": "add_fortification", "id": "W1", "kind": "wall"},
+        *stands,
+        target,
+        *({"type": "give_order", "stand_id": g, "order": "first_fire"} for g in ("g1", "g2", "g3")),
+        {"type": "advance_phase"},
+        {"type": "advance_phase"},
+        shot("g1", {"section_id": "W1"}, 1),
+        shot("g2", {"stand_id": "goff"}, 2),
+        shot("g3", {"stand_id": "goff"}, 6),
+    ]
+    told = [o["summary"] for o in refolded(log_of("epic", "epic-1", commands), Seeds(server_seed=TEST_SEED))]
+    assert told[-3:] == ["g1 fires at W1: miss", "g2 fires at goff: miss", "g3 fires at goff: destroyed"]
