@@ -57,29 +57,29 @@ def test_every_field_sent_is_read_as_declared() -> None:
 
 
 REFUSED: list[dict[str, Any]] = [
-        {"strength": 0},  # below the minimum
-        {"strength": 7},  # above the maximum
-        {"strength": True},  # a bool is no integer here
-        {"strength": "3"},
-        {"rounds": 3},  # not one of the integer choices
-        {"stance": "flee"},  # not one of the literal's values
-        {"stance": 1},
-        {"flank": "centre"},  # not one of the string choices
-        {"flank": 0},
-        {"note": 5},  # free text is still text
-        {"hidden": 1},  # a bool is only true or false
-        {"unit_id": ""},  # an id is 1 to ID_LENGTH characters
-        {"unit_id": "u" * (ID_LENGTH + 1)},
-        {"unit_id": 7},
-        {"helpers": []},  # fewer than min_items
-        {"helpers": "u2"},  # a list is a list
-        {"helpers": ["u2", "u2"]},  # unique
-        {"helpers": ["u2", 3]},  # each item as declared
-        {"path": [{"x": 1, "y": 1}, {"x": 1, "y": 2}]},  # unique by x
-        {"path": {"x": 1, "y": 1}},
-        {"leader_id": 3},
-        {"banner_id": None},  # omit_only: a null is no omission
-        {"unit_id": None},  # not nullable
+    {"strength": 0},  # below the minimum
+    {"strength": 7},  # above the maximum
+    {"strength": True},  # a bool is no integer here
+    {"strength": "3"},
+    {"rounds": 3},  # not one of the integer choices
+    {"stance": "flee"},  # not one of the literal's values
+    {"stance": 1},
+    {"flank": "centre"},  # not one of the string choices
+    {"flank": 0},
+    {"note": 5},  # free text is still text
+    {"hidden": 1},  # a bool is only true or false
+    {"unit_id": ""},  # an id is 1 to ID_LENGTH characters
+    {"unit_id": "u" * (ID_LENGTH + 1)},
+    {"unit_id": 7},
+    {"helpers": []},  # fewer than min_items
+    {"helpers": "u2"},  # a list is a list
+    {"helpers": ["u2", "u2"]},  # unique
+    {"helpers": ["u2", 3]},  # each item as declared
+    {"path": [{"x": 1, "y": 1}, {"x": 1, "y": 2}]},  # unique by x
+    {"path": {"x": 1, "y": 1}},
+    {"leader_id": 3},
+    {"banner_id": None},  # omit_only: a null is no omission
+    {"unit_id": None},  # not nullable
 ]
 # what no JSON Schema can say: the field's description says it instead (rules.declare.described)
 UNIQUE_BY = {"path": [{"x": 1, "y": 1}, {"x": 1, "y": 2}]}
