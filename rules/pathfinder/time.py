@@ -6,7 +6,6 @@ from functools import cache
 
 from rules.codec import JSON
 from rules.dice import Dice
-from rules.errors import Rejected
 from rules.frozen import replace
 from rules.pathfinder.board import find_engine
 from rules.pathfinder.commands import AdvanceRound
@@ -58,8 +57,6 @@ def engine_busy(state: PfState, engine: Engine) -> bool:
 
 def advance_round(command: AdvanceRound, state: PfState, dice: Dice) -> Outcome[Event]:
     """PF-TIME-01/03: jump the counter, then apply the effects now due in (due round, scheduling) order."""
-    if command.rounds < 1:
-        raise Rejected("invalid_field")
     after = state.round + command.rounds
     due = sorted((s for s in state.schedule if s.due_round <= after), key=lambda s: (s.due_round, s.seq))
     events: list[Event] = [RoundsAdvanced(round_before=state.round, round_after=after)]

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from rules.preview import EXHAUSTIVE_LEAVES, SAMPLES, preview
+from rules.preview import EXHAUSTIVE_LEAVES, SAMPLES, Sampler, _walk, preview
 from tests.examples.test_epic_examples import defended_east_wall
 from tests.harness import RulesTable
 from tests.rules.epic.given import advance_to, order, section, stand
@@ -185,3 +185,23 @@ def test_a_command_whose_tree_is_small_is_walked_whole_and_a_rejection_has_no_fi
         "fields": {},
     }
     assert EXHAUSTIVE_LEAVES == 5000
+
+
+def test_a_tree_of_exactly_exhaustive_leaves_paths_is_walked_whole_and_one_more_is_not() -> None:
+    """Two dice of 20 and 250 faces: 5,000 paths, the most a walk takes (251 faces: too many); the walk is
+    judged on `decide` alone, so a bare one stands in for a command."""
+
+    def two_dice(second: int) -> Any:
+        def decide(dice: Any) -> dict[str, Any]:
+            first, other = dice.roll("a", 20)[0], dice.roll("b", second)[0]
+            return {"status": "applied", "reason": None, "result": {"high": first + other > 200}}
+
+        return decide
+
+    assert EXHAUSTIVE_LEAVES == 20 * 250
+    walked = _walk(Sampler(two_dice(250)))
+    assert walked is not None and walked.exact and walked.samples == EXHAUSTIVE_LEAVES
+    assert walked.tally.fields["high"][True] == pytest.approx(
+        sum(1 for a in range(1, 21) for b in range(1, 251) if a + b > 200) / 5000
+    )
+    assert _walk(Sampler(two_dice(251))) is None

@@ -7,7 +7,7 @@ import pytest
 from rules.pathfinder.state import Actions
 from rules.pathfinder.time import can_spend, spend
 from tests.conftest import TableFactory
-from tests.rules.pathfinder.given import applied, find, setup
+from tests.rules.pathfinder.given import applied, engine, find, rejected, setup
 
 
 @pytest.mark.rule("PF-TIME-01")
@@ -47,3 +47,30 @@ def test_advance_round_restores_every_budget(rules_table: TableFactory) -> None:
     )
     applied(table, {"type": "advance_round"})
     assert find(table.state(), "creatures", "c")["actions"] == {"standard": True, "move": True}
+
+
+@pytest.mark.rule("PF-TIME-01")
+@pytest.mark.parametrize("rounds", [0, -1])
+def test_advancing_by_no_round_or_less_is_invalid(rules_table: TableFactory, rounds: int) -> None:
+    table = rules_table("pathfinder")
+    assert rejected(table, {"type": "advance_round", "rounds": rounds}) == "invalid_field"
+    assert table.state()["round"] == 1
+
+
+@pytest.mark.rule("PF-TIME-03", "PF-MAGIC-04")
+def test_effects_due_in_one_advance_complete_by_due_round_then_in_the_order_they_were_scheduled(
+    rules_table: TableFactory,
+) -> None:
+    table = rules_table("pathfinder")
+    setup(
+        table,
+        engine("a", "ballista_heavy"),
+        engine("b", "ballista_heavy", x=2),
+        engine("c", "ballista_heavy", x=4),
+    )
+    for engine_id, duration in (("a", 4), ("b", 2), ("c", 4)):  # a due at 5, b at 3, c at 5 after a
+        cast = {"type": "cast_engine_spell", "engine_id": engine_id, "spell": "magic_siege_engine",
+                "caster_level": 1, "duration_rounds": duration}  # fmt: skip
+        applied(table, cast)
+    completed = applied(table, {"type": "advance_round", "rounds": 10})["completed"]
+    assert [(c["round"], c["entity_id"]) for c in completed] == [(3, "b"), (5, "a"), (5, "c")]
