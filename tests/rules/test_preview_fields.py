@@ -1,0 +1,135 @@
+"""A preview's tally and how it tells each field (rules/preview_fields.py), on weights worked out by hand:
+what a VTT shows on hover is these numbers, so each summary is checked exactly."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+
+from rules.preview_fields import MAX_BUCKETS, MAX_FIELDS, MAX_VALUES, Tally, describe, leaves
+
+
+def applied(result: dict[str, object]) -> dict[str, object]:
+    return {"status": "applied", "reason": None, "result": result}
+
+
+def test_a_results_leaves_are_its_scalars_by_dotted_path_but_the_dice_and_what_lies_too_deep() -> None:
+    result = {
+        "roll": {"total": 9, "natural": 7},
+        "saves": [{"saved": True}, {"saved": False}, {"saved": True}, {"saved": False}, {"saved": True}],
+        "dice": [3, 4], "dice_used": {"a": [1]}, "unused_dice": {},
+        "deep": {"a": {"b": {"c": {"d": 1}}}},
+        "none": None,
+    }  # fmt: skip
+    assert leaves(result) == [
+        ("roll.total", 9), ("roll.natural", 7),
+        ("saves.0.saved", True), ("saves.1.saved", False), ("saves.2.saved", True), ("saves.3.saved", False),
+        ("none", None),
+    ]  # fmt: skip
+    assert leaves(5) == []  # a bare scalar has no path
+
+
+def test_a_tally_adds_each_paths_weight_to_its_status_its_reason_and_each_field() -> None:
+    tally = Tally()
+    tally.add(applied({"hit": True, "damage": 6}), 0.5)
+    tally.add(applied({"hit": False}), 0.25)
+    tally.add({"status": "rejected", "reason": "out_of_range", "result": None}, 0.125)
+    tally.add({"status": "rejected", "reason": "out_of_range", "result": None}, 0.125)
+    assert tally.status == {"applied": 0.75, "rejected": 0.25}
+    assert tally.reasons == {"out_of_range": 0.25}
+    assert tally.fields == {"hit": {True: 0.5, False: 0.25}, "damage": {6: 0.5}}
+
+
+def test_a_tally_keeps_the_first_max_fields_paths_and_max_values_values_of_each() -> None:
+    tally = Tally()
+    tally.add(applied({f"f{n}": 1 for n in range(MAX_FIELDS + 5)}), 0.5)
+    assert list(tally.fields) == [f"f{n}" for n in range(MAX_FIELDS)]
+    tally.add(applied({"f0": 2, "f70": 3}), 0.25)  # a known field counts; a new one no longer joins
+    assert tally.fields["f0"] == {1: 0.5, 2: 0.25} and "f70" not in tally.fields
+    names = Tally()
+    for n in range(MAX_VALUES + 3):
+        names.add(applied({"who": f"c{n}"}), 0.01)
+    assert len(names.fields["who"]) == MAX_VALUES + 1
+    assert names.fields["who"]["other"] == pytest.approx(0.03)
+    names.add(applied({"who": "c0"}), 0.01)  # a value kept already still counts as itself
+    assert names.fields["who"]["c0"] == pytest.approx(0.02)
+
+
+def test_numbers_are_told_by_their_mass_mean_range_percentiles_and_histogram() -> None:
+    told = describe({1: 0.2, 2: 0.3, 3: 0.25, None: 0.25}, None)
+    assert told == {
+        "kind": "numeric",
+        "p": 0.75,
+        "null": 0.25,
+        "min": 1,
+        "mean": pytest.approx((1 * 0.2 + 2 * 0.3 + 3 * 0.25) / 0.75),
+        "max": 3,
+        # of the mass 0.75: 5 % and 25 % (0.0375, 0.1875) fall on 1, 50 % (0.375) on 2, 75 % and 95 % on 3
+        "percentiles": {"5": 1, "25": 1, "50": 2, "75": 3, "95": 3},
+        "histogram": [
+            {"from": 1, "to": 1, "p": 0.2}, {"from": 2, "to": 2, "p": 0.3}, {"from": 3, "to": 3, "p": 0.25},
+        ],
+    }  # fmt: skip
+    assert (
+        describe({1: 0.5, 2: 0.5}, None)["percentiles"]["50"] == 1
+    )  # a percentile reached exactly is that value
+
+
+def test_a_sampled_number_also_tells_the_standard_error_of_its_mean() -> None:
+    told = describe({0: 0.5, 10: 0.5}, 100)
+    variance = 0.5 * 25 + 0.5 * 25  # about the mean 5
+    assert told["mean"] == 5 and told["mean_se"] == pytest.approx(math.sqrt(variance / 100))
+    assert "mean_se" not in describe({0: 0.5, 10: 0.5}, None)
+
+
+def test_past_max_buckets_values_a_histogram_has_max_buckets_equal_buckets_empty_ones_left_out() -> None:
+    values = {v: 1 / 401 for v in range(401)}  # 0..400: width 2, the top value in the last bucket
+    histogram = describe(values, None)["histogram"]
+    assert len(histogram) == MAX_BUCKETS
+    assert histogram[0] == {"from": 0.0, "to": 2.0, "p": pytest.approx(2 / 401)}
+    assert histogram[-1] == {"from": 398.0, "to": 400.0, "p": pytest.approx(3 / 401)}
+    assert sum(b["p"] for b in histogram) == pytest.approx(1)
+    sparse = describe({**{v: 0.001 for v in range(MAX_BUCKETS + 1)}, 1000: 0.799}, None)["histogram"]
+    assert [(b["from"], b["to"]) for b in sparse[-2:]] == [(200.0, 205.0), (995.0, 1000.0)]  # width 5
+    assert len(sparse) == 41 + 1  # 0..200 fill the first 41 buckets of 5; 1000 the last
+    assert sparse[-1]["p"] == pytest.approx(0.799)
+
+
+def test_anything_else_is_told_as_categories_and_their_standard_errors_when_sampled() -> None:
+    told = describe({True: 0.25, False: 0.5, None: 0.25}, 400)
+    assert told["kind"] == "categorical" and told["p"] == {"true": 0.25, "false": 0.5, "null": 0.25}
+    assert told["se"] == {
+        "true": pytest.approx(math.sqrt(0.25 * 0.75 / 400)),
+        "false": pytest.approx(math.sqrt(0.5 * 0.5 / 400)),
+        "null": pytest.approx(math.sqrt(0.25 * 0.75 / 400)),
+    }
+    assert describe({"hit": 1.0}, None) == {"kind": "categorical", "p": {"hit": 1.0}}
+    assert describe({"hit": 0.99999999999999}, 10)["se"] == {"hit": 0.0}  # a sure value: no noise error
+    assert describe({3: 0.5, "x": 0.5}, None)["kind"] == "categorical"  # numbers mixed with text
+
+
+def test_to_wire_tells_each_field_with_a_standard_error_only_when_sampled() -> None:
+    tally = Tally()
+    tally.add(applied({"hit": True}), float(Fraction(1, 2)))
+    tally.add(applied({"hit": False}), float(Fraction(1, 2)))
+    assert tally.to_wire(True, 4)["fields"] == {
+        "hit": {"kind": "categorical", "p": {"true": 0.5, "false": 0.5}}
+    }
+    sampled = tally.to_wire(False, 100)
+    assert sampled["fields"]["hit"]["se"] == {"true": 0.05, "false": 0.05}
+    assert (sampled["status"], sampled["reasons"]) == ({"applied": 1.0, "rejected": 0.0}, {})
+
+
+def test_exactly_max_buckets_values_still_have_a_bucket_each() -> None:
+    histogram = describe({v: 1 / MAX_BUCKETS for v in range(MAX_BUCKETS)}, None)["histogram"]
+    assert [(b["from"], b["to"]) for b in histogram] == [(v, v) for v in range(MAX_BUCKETS)]
+
+
+def test_the_standard_errors_are_of_the_numbers_as_answered() -> None:
+    """p as answered has 12 decimals: 1 - 3e-12 is not yet 1; a mean's error is over the samples that gave
+    a number (0.75 of 100 here), not over all."""
+    assert describe({"hit": 1 - 3e-12}, 10)["se"]["hit"] == pytest.approx(math.sqrt(3e-12 / 10), rel=1e-3)
+    told = describe({0: 0.375, 10: 0.375, None: 0.25}, 100)
+    assert told["mean"] == 5 and told["mean_se"] == pytest.approx(math.sqrt(25 / 75))
