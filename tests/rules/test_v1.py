@@ -157,3 +157,31 @@ def test_a_v1_shot_is_told_hit_miss_or_destroyed_as_version_1_told_it() -> None:
     ]
     told = [o["summary"] for o in refolded(log_of("epic", "epic-1", commands), Seeds(server_seed=TEST_SEED))]
     assert told[-3:] == ["g1 fires at W1: miss", "g2 fires at goff: miss", "g3 fires at goff: destroyed"]
+
+
+def test_a_v1_pathfinder_battle_tells_a_failed_break_and_a_gate_closed_as_version_1_told_them() -> None:
+    """Version 1 told a break `broken` or `holds` and a gate worked to its toggle `now open` or `now closed`
+    (the corpus shows `broken` and `now open`); the shape is the corpus's."""
+    gate = {"type": "add_structure", "id": "lwg", "kind": "gate", "material": "wood", "size": "L",
+            "position": {"x": 0, "y": 0}}  # fmt: skip
+    hands = [
+        {"type": "add_creature", "id": f"p{n}", "size": "M", "ac": 10, "hp": 10, "position": {"x": 0, "y": 0}}
+        for n in range(1, 4)
+    ]
+    commands = [
+        gate,
+        *hands,
+        {"type": "operate_gate", "structure_id": "lwg", "contributors": ["p1", "p2", "p3"]},
+        {"type": "advance_round"},
+        {"type": "operate_gate", "structure_id": "lwg", "contributors": ["p1"]},
+        {"type": "operate_gate", "structure_id": "lwg", "contributors": ["p2", "p3"]},
+        {"type": "advance_round"},
+        {"type": "break", "structure_id": "lwg", "by": "p1", "dice": {"check": [1]}},
+    ]
+    told = [
+        o["summary"]
+        for o in refolded(log_of("pathfinder", "pathfinder-1", commands), Seeds(server_seed=TEST_SEED))
+    ]
+    assert told[5] == "lwg: 3/3, now open"
+    assert told[7:9] == ["lwg: 1/3", "lwg: 3/3, now closed"]
+    assert told[10].startswith("break lwg: ") and told[10].endswith(", holds")
