@@ -15,6 +15,7 @@ from tests.rules.epic.given import (
     at_foot,
     climb,
     embarked,
+    move,
     on,
     order,
     rejected,
@@ -129,6 +130,17 @@ def test_a_climb_costs_five_centimetres_paid_when_declared(rules_table: TableFac
         at_foot("W1"),
     )
     assert t.state()["stands"][2]["pending_climb"] == {"section_id": "W1", "approach": "outside"}
+
+
+@rule("EP-CLIMB-02", "EP-MOVE-01")
+def test_a_stand_with_exactly_five_centimetres_left_may_still_climb(rules_table: TableFactory) -> None:
+    t = walls(rules_table, defended=True)
+    stand(t, "edge", speed_cm=5)  # charging: 10 cm, 5 of them walked to the wall's foot
+    order(t, "edge", "charge")
+    advance(t)
+    assert move(t, "edge", at_foot("W1"), 5)["movement_left_cm"] == 5
+    declared = climb(t, "edge", "W1")
+    assert (declared["result"], declared["movement_left_cm"]) == ("pending", 0)
 
 
 @rule("EP-CLIMB-02")
