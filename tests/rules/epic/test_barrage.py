@@ -128,6 +128,7 @@ def test_firing_stands_must_share_an_order_that_fires_in_this_segment(rules_tabl
     assert rejected(t, barrage(["b1", "b3"], **target)) == "mixed_orders"
     assert rejected(t, barrage(["b4"], **target)) == "order_cannot_shoot"
     assert rejected(t, barrage(["b5"], **target)) == "order_cannot_shoot"
+    assert rejected(t, barrage(["b4"], kind="indirect", **target)) == "order_cannot_shoot"  # before the kind
     assert rejected(t, barrage(["b3"], **target)) == "wrong_phase"
     assert rejected(t, barrage(["b3"], kind="indirect", **target)) == "indirect_needs_first_fire"
     advance_to(t, "advance_fire")
@@ -197,6 +198,9 @@ def test_an_indirect_barrage_at_stands_inside_or_on_the_walls_needs_a_friendly_s
     advance_to(t, "first_fire")
     into = {"kind": "indirect", "target_stand_ids": ["boy2"]}
     assert rejected(t, barrage(["b1"], **into)) == "no_spotter"
+    assert (
+        rejected(t, barrage(["b1"], kind="indirect", target_stand_ids=["goff"])) == "no_spotter"
+    )  # on a wall
     assert rejected(t, barrage(["b1"], spotter_id="foe", **into)) == "spotter_invalid"
     assert rejected(t, barrage(["b1"], spotter_id="rider", **into)) == "spotter_invalid"
     assert rejected(t, barrage(["b1"], spotter_id="W1", **into)) == "spotter_invalid"
