@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from rules.preview import EXHAUSTIVE_LEAVES, SAMPLES, Sampler, _walk, preview
+from rules.preview import EXHAUSTIVE_LEAVES, SAMPLE_KEY, SAMPLES, Draws, Sampler, _walk, preview
 from tests.examples.test_epic_examples import defended_east_wall
 from tests.harness import RulesTable
 from tests.rules.epic.given import advance_to, order, section, stand
@@ -205,3 +206,25 @@ def test_a_tree_of_exactly_exhaustive_leaves_paths_is_walked_whole_and_one_more_
         sum(1 for a in range(1, 21) for b in range(1, 251) if a + b > 200) / 5000
     )
     assert _walk(Sampler(two_dice(251))) is None
+
+
+def test_the_previews_own_dice_are_the_documented_stream_and_never_the_battles() -> None:
+    """Draws: the bytes of SHA-256(SAMPLE_KEY ‖ block number, 8 bytes big-endian), each die by byte rejection
+    (a d6 refuses bytes from 252 up), one block after another; the sampled previews are repeatable."""
+
+    def expected(sides: int, count: int) -> list[int]:
+        limit, values, block = 256 - 256 % sides, [], 0
+        while len(values) < count:
+            digest = hashlib.sha256(SAMPLE_KEY + block.to_bytes(8, "big")).digest()
+            values += [b % sides + 1 for b in digest if b < limit]
+            block += 1
+        return values[:count]
+
+    draws = Draws()
+    assert [draws.randint(1, 6) for _ in range(100)] == expected(6, 100)  # past the first block's 32 bytes
+    assert [Draws().randint(1, 20) for _ in range(1)] == expected(20, 1)
+    assert [Draws().randint(5, 5)] == [5] and Draws().randint(0, 255) == hashlib.sha256(
+        SAMPLE_KEY + bytes(8)
+    ).digest()[0]
+    with pytest.raises(AssertionError):
+        Draws().randint(1, 257)  # a byte per draw
