@@ -184,8 +184,8 @@ class Kept:
     def folded(self) -> Iterator[Exported]:
         """Every line, in order, telling `advance` their bytes TICK lines at a time."""
         done = 0
-        for number, event in enumerate(self.events, 1):
-            done += self.sizes[number - 1]
+        for number, (event, size) in enumerate(zip(self.events, self.sizes, strict=True), 1):
+            done += size
             if number % TICK == 0:
                 self.advance(done)
                 done = 0

@@ -27,14 +27,15 @@ WARM_UP = Path(__file__).with_name("warm_up")
 def verify_file(path: str, progress: Callable[[int, int], object]) -> str:
     """The report on the export at `path`; `progress(done, total)` in bytes over the passes that count."""
     file = Path(path)
-    total, done = PASSES * file.stat().st_size, 0
+    size = file.stat().st_size
+    total, done = PASSES * size, 0
 
     def advance(read: int) -> None:
         nonlocal done
         done += read
         progress(done, total)
 
-    keep = advance if file.stat().st_size <= KEEP_BYTES else None
+    keep = advance if size <= KEEP_BYTES else None
     return canonical_json(verify(file_lines(file, advance), keep=keep).wire())
 
 
