@@ -197,3 +197,16 @@ def deployed(rules_table: TableFactory) -> Table:
     t = deck(rules_table)
     applied(t, use("drop", 7))
     return t
+
+
+# what a creature needs to repair an engine (PF-REPAIR-01): proficiency and ranks in Craft (siege engine)
+REPAIRER = {"proficiencies": ["siege_engines"], "skills": {"craft_siege_engine": skill(1, 5)}}
+
+
+def busy_repairing(table: Table, creature_id: str) -> None:
+    """`creature_id` (a REPAIRER) repairs a broken light ballista placed at (3, 0), then a round passes:
+    its actions are back, but the repair holds it busy (PF-TIME-04)."""
+    setup(table, engine("wreck", "ballista_light", x=3, state={"broken": True}))
+    repair = {"type": "repair", "engine_id": "wreck", "by": creature_id, "kind": "broken"}
+    applied(table, {**repair, "dice": {"check": [15]}})
+    applied(table, advance())

@@ -9,15 +9,16 @@ import pytest
 from tests.conftest import TableFactory
 from tests.harness import Table
 from tests.rules.pathfinder.given import (
+    REPAIRER,
     advance,
     applied,
+    busy_repairing,
     creature,
     crew,
     engine,
     find,
     rejected,
     setup,
-    skill,
 )
 
 rule = pytest.mark.rule
@@ -133,15 +134,6 @@ def test_raising_is_a_full_round_action_so_a_helper_that_moved_an_engine_cannot_
 
 @rule("PF-ASSAULT-05", "PF-TIME-04")
 def test_a_helper_busy_with_a_repair_cannot_help(rules_table: TableFactory) -> None:
-    smith = creature("smith", proficiencies=["siege_engines"], skills={"craft_siege_engine": skill(1, 5)})
-    t = site(
-        rules_table,
-        "bridge_assault_huge",
-        smith,
-        engine("wreck", "ballista_light", x=3, state={"broken": True}),
-    )
-    applied(
-        t, {"type": "repair", "engine_id": "wreck", "by": "smith", "kind": "broken", "dice": {"check": [15]}}
-    )
-    applied(t, advance())
+    t = site(rules_table, "bridge_assault_huge", creature("smith", **REPAIRER))
+    busy_repairing(t, "smith")
     assert rejected(t, lift("smith")) == "creature_busy"

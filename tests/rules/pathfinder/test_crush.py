@@ -9,8 +9,10 @@ import pytest
 from tests.conftest import TableFactory
 from tests.harness import Table
 from tests.rules.pathfinder.given import (
+    REPAIRER,
     advance,
     applied,
+    busy_repairing,
     creature,
     crew,
     effect,
@@ -164,11 +166,7 @@ def test_refusals_in_order(rules_table: TableFactory) -> None:
 
 @rule("PF-ASSAULT-11", "PF-TIME-04")
 def test_a_crew_member_busy_with_a_repair_stops_the_wheel(rules_table: TableFactory) -> None:
-    smith = {"proficiencies": ["siege_engines"], "skills": {"craft_siege_engine": skill(1, 5)}}
-    t = field(rules_table, engine("wreck", "ballista_light", x=3, state={"broken": True}))
-    setup(t, creature("w5", **smith), crew("cw", *WHEELERS, "w5"))
-    applied(
-        t, {"type": "repair", "engine_id": "wreck", "by": "w5", "kind": "broken", "dice": {"check": [15]}}
-    )
-    applied(t, advance())
+    t = field(rules_table, creature("w5", **REPAIRER))
+    setup(t, crew("cw", *WHEELERS, "w5"))
+    busy_repairing(t, "w5")
     assert rejected(t, crush("a", dice={"damage": [1, 1, 1, 1], "save": [20]})) == "creature_busy"

@@ -9,15 +9,16 @@ import pytest
 from tests.conftest import TableFactory
 from tests.harness import Table
 from tests.rules.pathfinder.given import (
+    REPAIRER,
     advance,
     applied,
+    busy_repairing,
     creature,
     crew,
     engine,
     find,
     rejected,
     setup,
-    skill,
 )
 
 rule = pytest.mark.rule
@@ -155,10 +156,6 @@ def test_a_full_round_action_needs_the_move_action_too(rules_table: TableFactory
 
 @rule("PF-STRUCT-08", "PF-TIME-04")
 def test_a_creature_busy_with_a_repair_does_not_operate_a_gate(rules_table: TableFactory) -> None:
-    smith = creature("smith", proficiencies=["siege_engines"], skills={"craft_siege_engine": skill(1, 5)})
-    t = yard(rules_table, smith, engine("wreck", "ballista_light", x=3, state={"broken": True}))
-    applied(
-        t, {"type": "repair", "engine_id": "wreck", "by": "smith", "kind": "broken", "dice": {"check": [15]}}
-    )
-    applied(t, advance())  # a new round: its actions are back, but the repair still holds it
+    t = yard(rules_table, creature("smith", **REPAIRER))
+    busy_repairing(t, "smith")
     assert rejected(t, operate("lwg", "smith")) == "creature_busy"
