@@ -70,8 +70,10 @@ class Dice:
         self._stream_n = 0
         self.rolls: list[Roll] = []
 
-    def roll(self, slot: str, sides: int, count: int = 1) -> list[int]:
-        """Draw `count` dice of `sides` faces from `slot`; a short or out-of-range supply is rejected."""
+    def roll(self, slot: str, sides: int, count: int = 1, *, summed: tuple[int, ...] = ()) -> list[int]:
+        """Draw `count` dice of `sides` faces from `slot`; a short or out-of-range supply is rejected.
+        `summed` (group sizes adding up to `count`) says the rules read the values only as the sums of
+        those consecutive groups: the draw is the same, a preview branches on each sum (rules/preview.py)."""
         if slot in self._supplied:
             values = self._take_supplied(slot, sides, count)
         else:

@@ -1,5 +1,8 @@
 """What-if: one command decided against a state over its possible dice, exactly when the dice tree is small,
-else over seeded samples; the fold is only called, nothing is appended and the battle's stream never read."""
+else over seeded samples; the fold is only called, nothing is appended and the battle's stream never read.
+
+A node of the tree is one die, or the sum of a group of dice the rules read only as a sum (`Dice.roll`'s
+`summed`: a damage roll's total, not its order): 4d6 of damage is one node of 21 sums, not 1,296 paths."""
 
 from __future__ import annotations
 
@@ -7,21 +10,24 @@ import hashlib
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rules.codec import JSON, encode
-from rules.dice import Dice
+from rules.dice import Dice, Roll
 from rules.errors import Rejected
 from rules.fold import Battle, Entry, Rewind, Seeds, prepared, step
 from rules.preview_fields import Tally
 from rules.registry import get_ruleset
 
-EXHAUSTIVE_LEAVES = 5000  # a tree of at most this many paths is walked whole
-SAMPLES = 2000  # otherwise this many random paths
+SAMPLES = 2000  # a sampled answer's random paths
+EXHAUSTIVE_LEAVES = SAMPLES  # a tree of at most this many paths is walked whole: never dearer than sampling
+# so is one of at most this many paths, every order of a sum apart: each tree walked before sums merged
+ORDERED_LEAVES = 5000
 # fixed, so a preview is repeatable, and never the battle's: a preview reveals no die of the battle's stream
 SAMPLE_KEY = hashlib.sha256(b"siege-rules preview samples").digest()
-PROBE = 256  # first samples, whose mean product of faces estimates the tree's paths (Knuth's estimator)
-SURELY_LARGE = 3 * EXHAUSTIVE_LEAVES // 2  # an estimate past this skips the walk: it would overflow anyway
+PROBE = 256  # first samples, whose mean 1 / probability estimates the tree's paths (Knuth's estimator)
+SURELY_LARGE = 3 / 2  # estimates past these limits by half skip the walk: it would overflow anyway
 NO_SEEDS = Seeds(server_seed=b"")  # what the fold sees of the battle's seeds in a preview: nothing
 
 
@@ -48,25 +54,70 @@ class Draws:
             if byte < limit:
                 return low + byte % sides
 
+    def total(self, sides: int, count: int) -> int:
+        """The sum of `count` dice of `sides` faces, drawn one after another."""
+        return sum(self.randint(1, sides) for _ in range(count))
+
+
+Node = tuple[int, int, int]  # (value, sides, count): a face of one die, or the sum of `count` such dice
+
 
 class PathDice(Dice):
-    """The dice of one path: the forced values first, then face 1 (walking) or a random face (sampling);
-    it records every die it hands out with its number of faces, so the walk knows where to branch."""
+    """The dice of one path: the forced values first, then the lowest value (walking) or a random one
+    (sampling); it records every node it hands out, so the walk knows where to branch."""
 
     def __init__(self, forced: list[int], rng: Draws | None) -> None:
         super().__init__(key=b"", version=0, supplied={})
         self._forced = forced
         self._rng = rng
-        self.path: list[tuple[int, int]] = []  # (value, sides) in draw order
+        self.path: list[Node] = []  # in draw order
+
+    def roll(self, slot: str, sides: int, count: int = 1, *, summed: tuple[int, ...] = ()) -> list[int]:
+        if not summed:
+            return super().roll(slot, sides, count)
+        assert sum(summed) == count, (summed, count)
+        values = [v for group in summed if group for v in _spread(self._node(sides, group), sides, group)]
+        self.rolls.extend(Roll(slot=slot, sides=sides, value=v, source="stream") for v in values)
+        return values
 
     def _next_stream(self, sides: int) -> int:
+        return self._node(sides, 1)
+
+    def _node(self, sides: int, count: int) -> int:
         n = len(self.path)
         if n < len(self._forced):
             value = self._forced[n]
+        elif self._rng is not None:
+            value = self._rng.total(sides, count)
         else:
-            value = self._rng.randint(1, sides) if self._rng is not None else 1
-        self.path.append((value, sides))
+            value = count  # every die on face 1
+        self.path.append((value, sides, count))
         return value
+
+
+def _spread(total: int, sides: int, count: int) -> list[int]:
+    """`count` faces adding up to `total`, the highest first: one stand-in for every order and split."""
+    values, rest = [], total - count
+    for _ in range(count):
+        extra = min(sides - 1, rest)
+        values.append(1 + extra)
+        rest -= extra
+    return values
+
+
+@lru_cache(maxsize=4096)
+def _chance(value: int, sides: int, count: int) -> float:
+    """The probability that `count` dice of `sides` faces add up to `value`."""
+    ways = [1]  # ways[t]: ways the dice so far add up to t
+    for _ in range(count):
+        grown = [0] * (len(ways) + sides)
+        for t, w in enumerate(ways):
+            if w:
+                for face in range(1, sides + 1):
+                    grown[t + face] += w
+        ways = grown
+    outcomes: int = sides**count
+    return (ways[value] if value < len(ways) else 0) / outcomes
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -111,8 +162,8 @@ def preview(
     entry = Entry(version=battle.version + 1, type=kind, data=data, dice={})
     decide = decider(battle, entry, rewind)
     sampler = Sampler(decide)
-    estimate = sampler.run(PROBE)
-    if estimate <= SURELY_LARGE:
+    paths, orders = sampler.run(PROBE)
+    if paths <= SURELY_LARGE * EXHAUSTIVE_LEAVES or orders <= SURELY_LARGE * ORDERED_LEAVES:
         walked = _walk(sampler)
         if walked is not None:
             return walked
@@ -121,14 +172,15 @@ def preview(
 
 
 def _walk(sampler: Sampler) -> Preview | None:
-    """Depth first over the faces of each die a path draws; None past EXHAUSTIVE_LEAVES paths. The paths
-    the probe already decided are answered by the tree it learnt."""
-    tally, leaves = Tally(), 0
+    """Depth first over the values of each node a path draws; None once past both EXHAUSTIVE_LEAVES paths
+    and ORDERED_LEAVES orders of their dice. The paths the probe already decided are answered by the tree
+    it learnt."""
+    tally, leaves, orders = Tally(), 0, 0
     forced: list[int] | None = []
     while forced is not None:
         path, outcome = sampler.walked(forced)
-        leaves += 1
-        if leaves > EXHAUSTIVE_LEAVES:
+        leaves, orders = leaves + 1, orders + _orders(path)
+        if leaves > EXHAUSTIVE_LEAVES and orders > ORDERED_LEAVES:
             return None
         tally.add(outcome, _probability(path))
         forced = _next_path(path)
@@ -142,19 +194,21 @@ class Sampler:
     def __init__(self, decide: Decide) -> None:
         self._decide = decide
         self._rng = Draws()
-        self._sides: dict[tuple[int, ...], int] = {}  # a prefix -> faces of the die drawn next
+        self._sides: dict[tuple[int, ...], tuple[int, int]] = {}  # a prefix -> (sides, count) drawn next
         self._leaves: dict[tuple[int, ...], dict[str, JSON]] = {}  # a whole path -> its outcome
         self._drawn: dict[tuple[int, ...], int] = {}  # a whole path -> times drawn, first drawn first
 
-    def run(self, n: int) -> float:
-        """Draw n more paths; the mean product of faces along them (the tree's size, estimated)."""
-        total = 0.0
+    def run(self, n: int) -> tuple[float, float]:
+        """Draw n more paths; the tree's size estimated as their mean 1 / probability: in paths, and in
+        orders of their dice (each sum's every order apart, as a walk counted before sums merged)."""
+        paths = orders = 0.0
         for _ in range(n):
             path = self._one()
-            total += math.prod(sides for _v, sides in path)
-            leaf = tuple(v for v, _s in path)
+            paths += 1 / _probability(path)
+            orders += math.prod(sides**count for _v, sides, count in path)
+            leaf = tuple(v for v, _s, _c in path)
             self._drawn[leaf] = self._drawn.get(leaf, 0) + 1
-        return total / max(1, n)
+        return paths / max(1, n), orders / max(1, n)
 
     @property
     def tally(self) -> Tally:
@@ -164,8 +218,8 @@ class Sampler:
             tally.add(self._leaves[leaf], times / SAMPLES)
         return tally
 
-    def walked(self, forced: list[int]) -> tuple[list[tuple[int, int]], dict[str, JSON]]:
-        """The walk's path that starts with `forced` (face 1 for every later die) and its outcome."""
+    def walked(self, forced: list[int]) -> tuple[list[Node], dict[str, JSON]]:
+        """The walk's path that starts with `forced` (the lowest value for every later node), its outcome."""
         known = self._known(forced)
         if known is not None:
             return known
@@ -174,55 +228,66 @@ class Sampler:
         self._learn(dice.path, outcome)
         return dice.path, outcome
 
-    def _known(self, forced: list[int]) -> tuple[list[tuple[int, int]], dict[str, JSON]] | None:
-        path: list[tuple[int, int]] = []
+    def _known(self, forced: list[int]) -> tuple[list[Node], dict[str, JSON]] | None:
+        path: list[Node] = []
         prefix: tuple[int, ...] = ()
         while prefix not in self._leaves:
-            sides = self._sides.get(prefix)
-            if sides is None:
+            node = self._sides.get(prefix)
+            if node is None:
                 return None
-            value = forced[len(prefix)] if len(prefix) < len(forced) else 1
-            path.append((value, sides))
+            sides, count = node
+            value = forced[len(prefix)] if len(prefix) < len(forced) else count
+            path.append((value, sides, count))
             prefix = (*prefix, value)
         return (path, self._leaves[prefix]) if len(prefix) >= len(forced) else None
 
-    def _one(self) -> list[tuple[int, int]]:
+    def _one(self) -> list[Node]:
         prefix: tuple[int, ...] = ()
-        path: list[tuple[int, int]] = []
+        path: list[Node] = []
         while prefix not in self._leaves:
-            sides = self._sides.get(prefix)
-            if sides is None:
+            node = self._sides.get(prefix)
+            if node is None:
                 return self._decided(list(prefix))
-            value = self._rng.randint(1, sides)
-            path.append((value, sides))
+            sides, count = node
+            value = self._rng.total(sides, count)
+            path.append((value, sides, count))
             prefix = (*prefix, value)
         return path
 
-    def _decided(self, forced: list[int]) -> list[tuple[int, int]]:
+    def _decided(self, forced: list[int]) -> list[Node]:
         dice = PathDice(forced, self._rng)
         outcome = self._decide(dice)
         self._learn(dice.path, outcome)
         return dice.path
 
-    def _learn(self, path: list[tuple[int, int]], outcome: dict[str, JSON]) -> None:
-        for n, (_value, sides) in enumerate(path):
-            self._sides[tuple(v for v, _s in path[:n])] = sides
-        self._leaves[tuple(v for v, _s in path)] = outcome
+    def _learn(self, path: list[Node], outcome: dict[str, JSON]) -> None:
+        for n, (_value, sides, count) in enumerate(path):
+            self._sides[tuple(v for v, _s, _c in path[:n])] = (sides, count)
+        self._leaves[tuple(v for v, _s, _c in path)] = outcome
 
 
-def _probability(path: list[tuple[int, int]]) -> float:
+def _probability(path: list[Node]) -> float:
     p = 1.0
-    for _value, sides in path:
-        p /= sides
+    for value, sides, count in path:
+        p *= 1 / sides if count == 1 else _chance(value, sides, count)
     return p
 
 
-def _next_path(path: list[tuple[int, int]]) -> list[int] | None:
-    """The forced values of the next path: the last die not on its top face goes up one, later ones go."""
+def _orders(path: list[Node]) -> int:
+    """The paths this one stands for with every order of its sums apart (a sum's ways to be rolled)."""
+    ways = 1
+    for value, sides, count in path:
+        if count > 1:
+            ways *= round(_chance(value, sides, count) * sides**count)
+    return ways
+
+
+def _next_path(path: list[Node]) -> list[int] | None:
+    """The forced values of the next path: the last node below its top value goes up one, later ones go."""
     for i in range(len(path) - 1, -1, -1):
-        value, sides = path[i]
-        if value < sides:
-            return [v for v, _s in path[:i]] + [value + 1]
+        value, sides, count = path[i]
+        if value < sides * count:
+            return [v for v, _s, _c in path[:i]] + [value + 1]
     return None
 
 

@@ -58,7 +58,7 @@ def _undefended_climb(
     state: EpicState, attacker: Stand, target: Section, pending: PendingClimb, dice: Dice
 ) -> Outcome[Event]:
     """EP-CLIMB-05: 2D6 + caf > VA_eff takes the section; failure leaves the stand at its foot, unharmed."""
-    roll = side_roll(dice.roll("attacker", 6, 2), (modifier("caf", attacker.caf),))
+    roll = side_roll(dice.roll("attacker", 6, 2, summed=(2,)), (modifier("caf", attacker.caf),))
     goal = va_eff(state, target)
     success = roll.total > goal
     verdict = success_or_failure(success)
@@ -83,9 +83,9 @@ def _fight(
     """EP-ASSAULT-02..05: one opposed roll against one defender of the defending player's choice."""
     enemies = enemies_on(state, target.id, attacker.side)
     defender = _chosen_defender(enemies, defender_id)
-    attack = side_roll(dice.roll("attacker", 6, 2), (modifier("caf", attacker.caf),))
+    attack = side_roll(dice.roll("attacker", 6, 2, summed=(2,)), (modifier("caf", attacker.caf),))
     defence_mods = (modifier("caf", defender.caf), *defender_modifiers(state, target, pending.approach))
-    defence = defender_roll(defender.id, dice.roll("defender", 6, 2), defence_mods)
+    defence = defender_roll(defender.id, dice.roll("defender", 6, 2, summed=(2,)), defence_mods)
     margin = attack.total - defence.total
     verdict = "attacker_wins" if margin > 0 else "defender_wins" if margin < 0 else "tie"
     lost = _losses(state, verdict, attacker, defender)

@@ -40,7 +40,7 @@ class SectionSave:
 
 def section_save(state: EpicState, target: Section, save_modifier: int, dice: Dice) -> SectionSave:
     """EP-SAVE-01..04: one 2D6 save; failures count up to the kind's limit, a success resets the count."""
-    values = dice.roll("save", 6, 2)
+    values = dice.roll("save", 6, 2, summed=(2,))
     bonus = tir_appuye(state, target)
     modifiers = save_modifiers(save_modifier) + ((modifier("tir_appuye", bonus),) if bonus else ())
     result = roll("save", values, modifiers, FORTIFICATIONS[target.kind].save)

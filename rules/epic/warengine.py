@@ -23,7 +23,7 @@ def war_engine_assault(state: EpicState, engine: Stand, target: Section, dice: D
         raise Rejected("section_destroyed")
     if engine.assaulted_this_turn:
         raise Rejected("already_assaulted_this_turn")
-    roll = side_roll(dice.roll("attacker", 6, 2), (modifier("caf", engine.caf),))
+    roll = side_roll(dice.roll("attacker", 6, 2, summed=(2,)), (modifier("caf", engine.caf),))
     goal = va_eff(state, target)  # always the full VA, whoever defends the section
     success = roll.total > goal
     verdict = success_or_failure(success)

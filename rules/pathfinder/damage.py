@@ -33,7 +33,8 @@ class DamageRoll:
 
 def roll_damage(dice: Dice, slot: str, expr: DiceExpr, static: int, multiplier: int = 1) -> DamageRoll:
     """m × n dice from one draw; the static modifiers count m times; a total below 1 becomes 1."""
-    values = tuple(dice.roll(slot, expr.sides, expr.count * multiplier))
+    groups = (expr.count, expr.count * (multiplier - 1)) if multiplier > 1 else (expr.count,)
+    values = tuple(dice.roll(slot, expr.sides, expr.count * multiplier, summed=groups))
     total = max(1, sum(values) + multiplier * static)
     base = max(1, sum(values[: expr.count]) + static)
     return DamageRoll(dice=values, static=static, total=total, base=base)

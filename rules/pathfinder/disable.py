@@ -28,7 +28,7 @@ def disable(command: Disable, state: PfState, dice: Dice) -> Outcome[Event]:
     if untrained(rogue, "disable_device", DISABLE_DC):
         raise Rejected("untrained_skill")
     actor_checks(state, rogue, "full_round")
-    rounds = sum(dice.roll("disable_rounds", 4, 2))
+    rounds = sum(dice.roll("disable_rounds", 4, 2, summed=(2,)))
     check = skill_check(dice, rogue, "disable_device", DISABLE_DC, take_10=command.take_10)
     ends = state.round + rounds
     events: list[Event] = [

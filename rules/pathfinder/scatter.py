@@ -57,6 +57,6 @@ def scatter(
     if leader.has_feat(SIEGE_GUNNER):
         distance = increments
     else:
-        distance = sum(dice.roll("scatter_distance", 4, increments))
+        distance = sum(dice.roll("scatter_distance", 4, increments, summed=(increments,)))
     landing = Square(x=target.x + distance * dx, y=target.y + distance * dy)
     return landing, Scatter(d8=d8, direction=code, distance_squares=distance)

@@ -8,7 +8,16 @@ from typing import Any
 
 import pytest
 
-from rules.preview import EXHAUSTIVE_LEAVES, SAMPLE_KEY, SAMPLES, Draws, Sampler, _walk, preview
+from rules.preview import (
+    EXHAUSTIVE_LEAVES,
+    ORDERED_LEAVES,
+    SAMPLE_KEY,
+    SAMPLES,
+    Draws,
+    Sampler,
+    _walk,
+    preview,
+)
 from tests.examples.test_epic_examples import defended_east_wall
 from tests.harness import RulesTable
 from tests.rules.epic.given import advance_to, order, section, stand
@@ -46,11 +55,12 @@ def defended_wall() -> RulesTable:
 
 
 @pytest.mark.example("EX-EP-01")
-def test_an_epic_assault_is_2d6_plus_3_against_2d6_plus_8_over_all_1296_rolls() -> None:
+def test_an_epic_assault_is_2d6_plus_3_against_2d6_plus_8_over_all_121_pairs_of_sums() -> None:
+    """Each side's 2d6 is read as its sum: 11 × 11 branches stand for the 1,296 rolls."""
     answer = odds(defended_wall(), {"type": "assault", "stand_id": "csm", "section_id": "E1"})
     wins = sum(TWO_D6[a] * TWO_D6[d] for a in TWO_D6 for d in TWO_D6 if a + 3 > d + 8)
     ties = sum(TWO_D6[a] * TWO_D6[d] for a in TWO_D6 for d in TWO_D6 if a + 3 == d + 8)
-    assert (answer["exact"], answer["samples"]) == (True, 6**4)
+    assert (answer["exact"], answer["samples"]) == (True, 11 * 11)
     result = answer["fields"]["result"]["p"]
     assert close(result["attacker_wins"], wins) and close(result["tie"], ties)
     assert close(result["defender_wins"], 1 - wins - ties)
@@ -134,7 +144,8 @@ def rammed_gate() -> RulesTable:
 def test_a_ram_hits_a_gate_of_ac_4_on_a_d20_of_3_or_more_sampled_with_its_standard_error() -> None:
     t = rammed_gate()
     answer = odds(t, {"type": "ram", "engine_id": "lr", "target": {"structure_id": "lg"}, "charging": True})
-    assert (answer["exact"], answer["samples"]) == (False, SAMPLES)  # 2d6, and 6d6 on a confirmed crit
+    # 2d6 a sum, and 6d6 on a confirmed crit two: 4,369 paths (a 6d6 critical of 46,656 orders)
+    assert (answer["exact"], answer["samples"]) == (False, SAMPLES)
     hit, se = answer["fields"]["hit"]["p"]["true"], answer["fields"]["hit"]["se"]["true"]
     assert abs(hit - 18 / 20) < 4 * se  # total d20 + 1 against AC 4; a natural 1 misses
     damage = answer["fields"]["damage.total"]
@@ -166,11 +177,12 @@ def test_sampled_previews_do_not_depend_on_the_battles_seed() -> None:
 
 
 @pytest.mark.example("EX-PF-19")
-def test_disabling_draws_2d4_rounds_and_a_d20_check_all_320_paths_walked() -> None:
+def test_disabling_draws_2d4_rounds_and_a_d20_check_all_140_paths_walked() -> None:
+    """The 2d4 rounds are read as their sum: 7 branches (2..8) of 1 to 4 ways in 16, then the d20."""
     t = RulesTable("pathfinder")
     setup(t, creature("rogue", skills={"disable_device": skill(4, 10)}), engine("lc", "catapult_light"))
     answer = odds(t, {"type": "disable", "engine_id": "lc", "by": "rogue", "mode": "inoperable"})
-    assert (answer["exact"], answer["samples"]) == (True, 16 * 20)
+    assert (answer["exact"], answer["samples"]) == (True, 7 * 20)
     assert close(answer["fields"]["rounds"]["histogram"][3]["p"], Fraction(4, 16))  # 5 rounds: 4 of 16 ways
     assert close(answer["fields"]["success"]["p"]["true"], Fraction(11, 20))  # d20 + 10 against DC 20
 
@@ -185,12 +197,12 @@ def test_a_command_whose_tree_is_small_is_walked_whole_and_a_rejection_has_no_fi
         "reasons": {"unknown_entity": 1.0},
         "fields": {},
     }
-    assert EXHAUSTIVE_LEAVES == 5000
+    assert (EXHAUSTIVE_LEAVES, ORDERED_LEAVES) == (2000, 5000)
 
 
-def test_a_tree_of_exactly_exhaustive_leaves_paths_is_walked_whole_and_one_more_is_not() -> None:
-    """Two dice of 20 and 250 faces: 5,000 paths, the most a walk takes (251 faces: too many); the walk is
-    judged on `decide` alone, so a bare one stands in for a command."""
+def test_a_tree_of_exactly_ordered_leaves_paths_is_walked_whole_and_one_more_is_not() -> None:
+    """Two dice of 20 and 250 faces, no sum: 5,000 paths, the most a walk took before sums merged (251 faces:
+    too many); the walk is judged on `decide` alone, so a bare one stands in for a command."""
 
     def two_dice(second: int) -> Any:
         def decide(dice: Any) -> dict[str, Any]:
@@ -199,13 +211,37 @@ def test_a_tree_of_exactly_exhaustive_leaves_paths_is_walked_whole_and_one_more_
 
         return decide
 
-    assert EXHAUSTIVE_LEAVES == 20 * 250
+    assert ORDERED_LEAVES == 20 * 250 > EXHAUSTIVE_LEAVES
     walked = _walk(Sampler(two_dice(250)))
-    assert walked is not None and walked.exact and walked.samples == EXHAUSTIVE_LEAVES
+    assert walked is not None and walked.exact and walked.samples == ORDERED_LEAVES
     assert walked.tally.fields["high"][True] == pytest.approx(
         sum(1 for a in range(1, 21) for b in range(1, 251) if a + b > 200) / 5000
     )
     assert _walk(Sampler(two_dice(251))) is None
+
+
+def test_a_tree_of_exactly_exhaustive_leaves_sums_is_walked_whole_and_one_more_is_not() -> None:
+    """A d20 then 3d34 read as a sum (3..102): 2,000 paths standing for 786,080 orders, walked as a sampled
+    answer's 2,000 samples would cost; a d20 then 2d51 (2..102): 2,020 paths, sampled."""
+
+    def summed(count: int, sides: int) -> Any:
+        def decide(dice: Any) -> dict[str, Any]:
+            first, total = dice.roll("a", 20)[0], sum(dice.roll("b", sides, count, summed=(count,)))
+            return {"status": "applied", "reason": None, "result": {"high": first + total > 100}}
+
+        return decide
+
+    assert EXHAUSTIVE_LEAVES == SAMPLES == 20 * 100
+    walked = _walk(Sampler(summed(3, 34)))
+    assert walked is not None and walked.exact and walked.samples == EXHAUSTIVE_LEAVES
+    ways = {t: 0 for t in range(3, 103)}
+    for a in range(1, 35):
+        for b in range(1, 35):
+            for c in range(1, 35):
+                ways[a + b + c] += 1
+    high = sum(ways[t] for first in range(1, 21) for t in ways if first + t > 100)
+    assert walked.tally.fields["high"][True] == pytest.approx(high / (20 * 34**3))
+    assert _walk(Sampler(summed(2, 51))) is None
 
 
 def test_the_previews_own_dice_are_the_documented_stream_and_never_the_battles() -> None:
@@ -228,3 +264,40 @@ def test_the_previews_own_dice_are_the_documented_stream_and_never_the_battles()
     ).digest()[0]
     with pytest.raises(AssertionError):
         Draws().randint(1, 257)  # a byte per draw
+
+
+def test_dice_read_only_as_sums_are_walked_as_their_sums_with_the_odds_of_each() -> None:
+    """Merging the orders of a sum changes no answer: 3d6 read as a sum walks 16 branches (3..18) where
+    3d6 read die by die walks 216 paths, and every tallied probability is the same; a group of sums is
+    split as `summed` says (a critical's first two dice apart from the rest)."""
+
+    def fortune(summed: tuple[int, ...]) -> Any:
+        def decide(dice: Any) -> dict[str, Any]:
+            values = dice.roll("damage", 6, 3, summed=summed)
+            first = sum(values[:1]) if summed == (1, 2) else None
+            return {"status": "applied", "reason": None, "result": {"total": sum(values), "first": first}}
+
+        return decide
+
+    merged, each = _walk(Sampler(fortune((3,)))), _walk(Sampler(fortune(())))
+    assert merged is not None and each is not None
+    assert (merged.samples, each.samples) == (16, 216)
+    assert merged.tally.fields["total"] == pytest.approx(each.tally.fields["total"])
+    ways_of_10 = sum(1 for a in range(1, 7) for b in range(1, 7) for c in range(1, 7) if a + b + c == 10)
+    assert merged.tally.fields["total"][10] == pytest.approx(ways_of_10 / 216)
+    split = _walk(Sampler(fortune((1, 2))))
+    assert split is not None and split.samples == 6 * 11  # the first die, then the sum of the other two
+    assert split.tally.fields["first"] == pytest.approx({face: 1 / 6 for face in range(1, 7)})
+    assert split.tally.fields["total"] == pytest.approx(each.tally.fields["total"])
+
+
+def test_summed_changes_no_die_the_battle_draws() -> None:
+    """`summed` only tells a preview how the rules read the values: the fold's dice draw the same faces,
+    from the stream and from a client's supply alike, so no stored outcome changes."""
+    from rules.dice import Dice
+
+    key = hashlib.sha256(b"a battle's key").digest()
+    plain = Dice(key=key, version=7, supplied={}).roll("damage", 6, 6)
+    assert Dice(key=key, version=7, supplied={}).roll("damage", 6, 6, summed=(2, 4)) == plain
+    supplied = Dice(key=key, version=7, supplied={"damage": [1, 2, 3, 4, 5, 6]})
+    assert supplied.roll("damage", 6, 6, summed=(6,)) == [1, 2, 3, 4, 5, 6]
