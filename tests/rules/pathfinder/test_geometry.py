@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from rules.pathfinder.geometry import distance_ft, half, number
+from rules.pathfinder.geometry import distance_ft, half, number, sign
 from rules.pathfinder.state import Square
 
 
@@ -29,3 +29,9 @@ def test_every_second_diagonal_costs_ten_feet(a: tuple[int, int], b: tuple[int, 
 def test_halving_rounds_down_and_fractions_stay_exact() -> None:
     assert half(9) == 4 and half(-9) == -5
     assert number(Fraction(9, 2)) == 4.5 and number(Fraction(4)) == 4 and isinstance(number(Fraction(4)), int)
+
+
+@pytest.mark.rule("PF-SCATTER-01")
+def test_sign_is_minus_one_zero_or_one_as_the_scatter_direction_reads_it() -> None:
+    """`(sign vx, sign vy)`: the direction's unit step; its zero case is the axis of an octant."""
+    assert [sign(v) for v in (-7, -1, 0, 1, 7)] == [-1, -1, 0, 1, 1]

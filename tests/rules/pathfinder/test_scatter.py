@@ -36,6 +36,13 @@ def direction_one(engine: tuple[int, int], target: tuple[int, int]) -> str:
         ((5, 5), (5, 5), "S"),
         ((0, 0), (-3, 0), "E"),
         ((0, 0), (-7, -7), "NE"),
+        ((1, 1), (0, 0), "NE"),  # the squares around the aimed one: components of 1, each sign's edge
+        ((2, 1), (0, 0), "NE"),  # (1 + 2)² = 9 > 2 × 2² = 8: still the diagonal
+        ((3, 1), (0, 0), "E"),  # (1 + 3)² = 16 ≤ 18: the axis
+        ((1, 0), (0, 0), "E"),
+        ((-1, 2), (0, 0), "NW"),
+        ((0, -1), (0, 0), "S"),
+        ((-1, -1), (0, 0), "SW"),
     ],
 )
 def test_direction_one_points_from_the_aimed_square_toward_the_engine(
