@@ -125,9 +125,43 @@ def test_a_stone_that_destroys_a_wall_square_lets_the_one_above_fall(rules_table
     assert shot["collapse"] == [
         {"structure_id": "high", "hp_before": 5, "hp_after": 1, "broken": True, "destroyed": False}
     ]
-    assert [(s["id"], s["hp"], s["destroyed"]) for s in t.state()["structures"]] == [
-        ("low", -18, True),
-        ("high", 1, False),
+    assert [(s["id"], s["hp"], s["broken"], s["destroyed"]) for s in t.state()["structures"]] == [
+        ("low", -18, True, True),
+        ("high", 1, True, False),
+    ]
+
+
+@pytest.mark.rule("PF-INDIRECT-07", "PF-STRUCT-04", "PF-STRUCT-06")
+def test_a_stack_on_a_fallen_square_is_struck_at_its_lowest_standing_one_which_drops_the_rest(
+    rules_table: TableFactory,
+) -> None:
+    """`ground` was destroyed (created at 0 hp), so of the three squares the stone strikes `low`, the lowest
+    standing one; 24 destroys it and `high`, 9 hp, falls to floor(9 / 2) − 1 = 3 hp, broken, resting on
+    what `low` rested on: `ground`."""
+
+    def wall(sid: str, **fields: Any) -> dict[str, Any]:
+        return {"type": "add_structure", "id": sid, "kind": "wall", "material": "iron", **fields}
+
+    t = battery(
+        rules_table,
+        "catapult_light",
+        (0, 20),
+        wall("ground", position=at(0, 20), state={"hp": 0}),
+        wall("low", stacked_on="ground", state={"hp": 1}),
+        wall("high", stacked_on="low", state={"hp": 9}),
+    )
+    shot = applied(t, fire("e", {"targeting": [15], "damage": [6, 6, 6, 6]}))
+    assert rows(shot) == [("low", "target", 0, 24, 24)]
+    assert shot["collapse"] == [
+        {"structure_id": "high", "hp_before": 9, "hp_after": 3, "broken": True, "destroyed": False}
+    ]
+    after = [
+        (s["id"], s["stacked_on"], s["hp"], s["broken"], s["destroyed"]) for s in t.state()["structures"]
+    ]
+    assert after == [
+        ("ground", None, 0, True, True),
+        ("low", "ground", -18, True, True),
+        ("high", "ground", 3, True, False),
     ]
 
 

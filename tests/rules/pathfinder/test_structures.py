@@ -65,7 +65,7 @@ def test_magic_treated_and_flimsy_buildings(rules_table: TableFactory) -> None:
         ("iron", "L", {}, {"break_dc": 24, "break_dc_suspect": True}),
         ("wood", "G", {}, {"ac": 0, "max_hp": 240, "break_dc": 45}),
         ("wood", "H", {"arcane_lock": True}, {"break_dc": 50}),
-        ("adamantine", "C", {}, {"max_hp": 2520, "hardness": 20, "break_dc": 63}),
+        ("adamantine", "C", {}, {"ac": 0, "max_hp": 2520, "hardness": 20, "break_dc": 63}),
     ],
 )
 def test_gate_statistics(
@@ -86,6 +86,21 @@ def test_iron_wall_squares_have_fixed_statistics_others_must_supply_them(rules_t
         table, structure("w", "wall", "stone", stat_overrides={"hardness": 8, "hp": 90}, magic_treated=True)
     )
     assert (stone["hardness"], stone["max_hp"], stone["magic_cost_gp"]) == (16, 180, 500)
+    # both: iron's 10 and 90 are iron's alone, neither stands in for the other stat
+    assert (
+        rejected(table, structure("v", "wall", "stone", stat_overrides={"hp": 90}))
+        == "missing_structure_stat"
+    )
+    assert rejected(table, structure("v", "wall", "wood", stat_overrides={"hardness": 5})) == (
+        "missing_structure_stat"
+    )
+
+
+@pytest.mark.rule("PF-STRUCT-01", "PF-STRUCT-04")
+def test_a_wall_square_given_a_size_is_still_ac_5_and_500_gp_to_treat(rules_table: TableFactory) -> None:
+    """`size` is read for gates and buildings only: a wall square's AC and treatment cost have no column."""
+    wall = add(rules_table, "wall", "iron", size="L", magic_treated=True)
+    assert (wall["ac"], wall["magic_cost_gp"], wall["hardness"], wall["max_hp"]) == (5, 500, 20, 180)
 
 
 @pytest.mark.rule("PF-STRUCT-04")
