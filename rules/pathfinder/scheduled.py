@@ -41,5 +41,5 @@ COMPLETIONS: dict[tuple[ScheduledKind, str | None], Completion] = {
 
 
 def completion(kind: ScheduledKind, detail: str | None) -> Completion:
-    """What the effect of that kind and detail does once due."""
-    return COMPLETIONS.get((kind, detail)) or COMPLETIONS.get((kind, None), NOTHING)
+    """What the effect of that kind and detail does once due; every kind has its (kind, None) row."""
+    return COMPLETIONS.get((kind, detail)) or COMPLETIONS[(kind, None)]
