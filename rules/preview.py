@@ -160,7 +160,11 @@ def preview(
 ) -> Preview:
     """`kind` with `data` decided after `battle`'s head over every die it could draw."""
     entry = Entry(version=battle.version + 1, type=kind, data=data, dice={})
-    decide = decider(battle, entry, rewind)
+    return answer(decider(battle, entry, rewind))
+
+
+def answer(decide: Decide) -> Preview:
+    """Every path of `decide` walked when its tree is small enough, else SAMPLES of them drawn."""
     sampler = Sampler(decide)
     paths, orders = sampler.run(PROBE)
     if paths <= SURELY_LARGE * EXHAUSTIVE_LEAVES or orders <= SURELY_LARGE * ORDERED_LEAVES:

@@ -92,6 +92,18 @@ def test_short_supply_is_a_count_mismatch() -> None:
     with pytest.raises(Rejected) as refusal:
         dice.roll("save", 6, 2)
     assert refusal.value.reason == "dice_count_mismatch"
+    assert refusal.value.detail == {"slot": "save", "expected": 2, "given": 1}
+
+
+def test_a_supply_that_runs_short_on_a_later_roll_counts_every_die_asked_so_far() -> None:
+    dice = Dice(key=KEY, version=1, supplied={"save": [1, 2, 3]})
+    assert dice.roll("save", 6, 2) == [1, 2]
+    with pytest.raises(Rejected) as refusal:
+        dice.roll("save", 6, 2)
+    assert (refusal.value.reason, refusal.value.detail) == (
+        "dice_count_mismatch",
+        {"slot": "save", "expected": 4, "given": 3},
+    )
 
 
 def test_leftover_supply_is_a_count_mismatch_once_resolved() -> None:
@@ -100,6 +112,7 @@ def test_leftover_supply_is_a_count_mismatch_once_resolved() -> None:
     with pytest.raises(Rejected) as refusal:
         dice.check_counts()
     assert refusal.value.reason == "dice_count_mismatch"
+    assert refusal.value.detail == {"slot": "save", "expected": 2, "given": 3}
 
 
 def test_values_above_the_die_are_out_of_range() -> None:
@@ -107,6 +120,21 @@ def test_values_above_the_die_are_out_of_range() -> None:
     with pytest.raises(Rejected) as refusal:
         dice.check_ranges({"to_hit": 6})
     assert refusal.value.reason == "dice_value_out_of_range"
+
+
+def test_a_supplied_value_above_the_die_drawn_names_the_first_too_high() -> None:
+    dice = Dice(key=KEY, version=1, supplied={"damage": [3, 9, 8]})
+    with pytest.raises(Rejected) as refusal:
+        dice.roll("damage", 6, 3)
+    assert (refusal.value.reason, refusal.value.detail) == (
+        "dice_value_out_of_range",
+        {"slot": "damage", "faces": 6, "value": 9},
+    )
+
+
+def test_a_roll_is_one_die_unless_told_and_a_key_without_client_seed_is_the_server_seed_s_hash() -> None:
+    assert len(Dice(key=KEY, version=1, supplied={}).roll("jam", 6)) == 1
+    assert stream_key(b"\x03" * 32) == hashlib.sha256(b"\x03" * 32).digest()
 
 
 def test_slots_never_drawn_are_reported_unused() -> None:

@@ -15,7 +15,10 @@ from rules.preview import (
     SAMPLES,
     Draws,
     Sampler,
+    _orders,
+    _spread,
     _walk,
+    answer,
     preview,
 )
 from tests.examples.test_epic_examples import defended_east_wall
@@ -117,6 +120,7 @@ def test_an_entangling_bolt_hits_touch_ac_12_on_a_d20_of_6_or_more_all_20_paths_
     assert (total["min"], total["max"]) == (7, 26) and close(total["mean"], Fraction(33, 2))
     assert close(answer["fields"]["roll.target_number"]["mean"], Fraction(12))
     assert "damage.total" not in answer["fields"]  # no path drew a damage die
+    assert "se" not in answer["fields"]["hit"] and "mean_se" not in total  # walked: no error to state
 
 
 def rammed_gate() -> RulesTable:
@@ -258,6 +262,10 @@ def test_the_previews_own_dice_are_the_documented_stream_and_never_the_battles()
 
     draws = Draws()
     assert [draws.randint(1, 6) for _ in range(100)] == expected(6, 100)  # past the first block's 32 bytes
+    # enough draws to meet the bytes at each die's limit (251 is a d6's last, 239 a d20's)
+    six, twenty = Draws(), Draws()
+    assert [six.randint(1, 6) for _ in range(2000)] == expected(6, 2000)
+    assert [twenty.randint(1, 20) for _ in range(2000)] == expected(20, 2000)
     assert [Draws().randint(1, 20) for _ in range(1)] == expected(20, 1)
     assert [Draws().randint(5, 5)] == [5] and Draws().randint(0, 255) == hashlib.sha256(
         SAMPLE_KEY + bytes(8)
@@ -301,3 +309,79 @@ def test_summed_changes_no_die_the_battle_draws() -> None:
     assert Dice(key=key, version=7, supplied={}).roll("damage", 6, 6, summed=(2, 4)) == plain
     supplied = Dice(key=key, version=7, supplied={"damage": [1, 2, 3, 4, 5, 6]})
     assert supplied.roll("damage", 6, 6, summed=(6,)) == [1, 2, 3, 4, 5, 6]
+
+
+def plain(*sides: int) -> Any:
+    """A bare `decide` drawing one die of each of `sides`, its result every face by position."""
+
+    def decide(dice: Any) -> dict[str, Any]:
+        faces = {f"d{n}": dice.roll(f"d{n}", count)[0] for n, count in enumerate(sides)}
+        return {"status": "applied", "reason": None, "result": faces}
+
+    return decide
+
+
+def test_a_tree_of_4000_paths_without_sums_is_answered_whole_as_before_sums_merged() -> None:
+    """d20 × d200: 4,000 paths, past EXHAUSTIVE_LEAVES but within ORDERED_LEAVES, so walked."""
+    walked = answer(plain(20, 200))
+    assert (walked.exact, walked.samples) == (True, 4000)
+    assert walked.tally.fields["d0"][20] == pytest.approx(1 / 20)  # (the d200's first 50 faces are kept)
+
+
+def test_a_tree_of_2000_sums_of_786080_orders_is_answered_whole() -> None:
+    def summed(dice: Any) -> dict[str, Any]:
+        first, total = dice.roll("a", 20)[0], sum(dice.roll("b", 34, 3, summed=(3,)))
+        return {"status": "applied", "reason": None, "result": {"total": first + total}}
+
+    walked = answer(summed)
+    assert (walked.exact, walked.samples) == (True, 2000)
+    assert walked.tally.fields["total"][4] == pytest.approx(1 / 20 / 34**3)  # 1, then 1 + 1 + 1
+
+
+def test_a_sampled_answer_draws_every_die_of_a_path_at_random_not_only_those_the_tree_knew() -> None:
+    """Three d20s: 8,000 paths, sampled. Each face's mean is 10.5; were the dice past the known part of
+    the tree left on face 1, the last die's mean would fall near 1."""
+    sampled = answer(plain(20, 20, 20))
+    assert (sampled.exact, sampled.samples) == (False, SAMPLES)
+    for field in ("d0", "d1", "d2"):
+        mean = sum(face * p for face, p in sampled.tally.fields[field].items())
+        assert abs(mean - 10.5) < 4 * (399 / 12 / SAMPLES) ** 0.5  # 4 standard errors of a d20's mean
+
+
+def test_the_knuth_estimate_of_a_tree_is_its_size_in_paths_and_in_orders() -> None:
+    """Every path of d20 × d6 has probability 1/120: one sample estimates 120 paths exactly; d20 then 2d6
+    read as a sum has 20 × 11 paths of 20 × 36 orders, the orders exact on every path."""
+    assert Sampler(plain(20, 6)).run(1) == (120.0, 120.0)
+    assert Sampler(plain(20, 6)).run(300) == (120.0, 120.0)
+
+    def summed(dice: Any) -> dict[str, Any]:
+        dice.roll("a", 20)
+        return {"status": "applied", "reason": None, "result": {"b": sum(dice.roll("b", 6, 2, summed=(2,)))}}
+
+    paths, orders = Sampler(summed).run(SAMPLES)
+    assert orders == 720.0 and abs(paths - 220) < 20  # 20 × E[36 / ways], sd about 3 here
+
+
+def test_orders_multiply_the_ways_of_each_sum_and_spread_gives_faces_of_the_die_adding_up() -> None:
+    assert _orders([(7, 6, 2), (3, 4, 2), (5, 20, 1)]) == 6 * 2  # 2d6 = 7 six ways, 2d4 = 3 two
+    for total in range(3, 19):
+        faces = _spread(total, 6, 3)
+        assert sum(faces) == total and all(1 <= face <= 6 for face in faces) and len(faces) == 3
+
+
+@pytest.mark.example("EX-EP-01")
+def test_a_command_the_fold_refuses_before_any_die_and_an_undo_are_answered_by_the_whole_step() -> None:
+    """An unknown type and an unparsable field are the fold's refusals; `undo` is the fold's own command:
+    each is one path, the step's answer, and the undo names the head it would cancel."""
+    table = defended_wall()
+    assert odds(table, {"type": "fly"})["reasons"] == {"unknown_command": 1.0}
+    assert odds(table, {"type": "assault", "stand_id": 3})["reasons"] == {"invalid_field": 1.0}
+    undone = odds(table, {"type": "undo"})
+    assert (undone["exact"], undone["samples"], undone["status"]["applied"]) == (True, 1, 1.0)
+    assert undone["fields"]["undone_version"]["mean"] == table.battle.version
+
+
+def test_an_answer_s_probabilities_are_rounded_to_12_decimals() -> None:
+    """Path probabilities sum with float noise below the 12th decimal; a d3's thirds read 0.333333333333."""
+    third = answer(plain(3)).to_wire()["fields"]["d0"]
+    assert [bucket["p"] for bucket in third["histogram"]] == [0.333333333333] * 3
