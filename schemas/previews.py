@@ -9,7 +9,9 @@ from schemas.views import ViewSchema
 
 
 class PreviewSchema(ViewSchema):
-    exact = fields.Boolean(required=True, **described("every dice path walked (sums as one branch), else sampled"))
+    exact = fields.Boolean(
+        required=True, **described("every dice path walked (sums as one branch), else sampled")
+    )
     samples = fields.Integer(required=True, **described("paths walked, or samples drawn (2,000)"))
     status = fields.Dict(
         keys=fields.String(), values=fields.Float(), required=True, **described("applied / rejected → p")
