@@ -27,7 +27,11 @@ ORDERED_LEAVES = 5000
 # fixed, so a preview is repeatable, and never the battle's: a preview reveals no die of the battle's stream
 SAMPLE_KEY = hashlib.sha256(b"siege-rules preview samples").digest()
 PROBE = 256  # first samples, whose mean 1 / probability estimates the tree's paths (Knuth's estimator)
-SURELY_LARGE = 3 / 2  # estimates past these limits by half skip the walk: it would overflow anyway
+# the estimates below which a walk is tried: past the orders' limit by half it would overflow anyway; the
+# paths' estimate runs low on a tree with a rare large branch (a confirmed critical's two sums: 2,600 for a
+# ram's 4,369 paths), and a walk that overflows costs EXHAUSTIVE_LEAVES decides, so half its limit
+WALK_BELOW_ORDERS = 3 * ORDERED_LEAVES // 2
+WALK_BELOW_PATHS = EXHAUSTIVE_LEAVES // 2
 NO_SEEDS = Seeds(server_seed=b"")  # what the fold sees of the battle's seeds in a preview: nothing
 
 
@@ -73,10 +77,12 @@ class PathDice(Dice):
         self.path: list[Node] = []  # in draw order
 
     def roll(self, slot: str, sides: int, count: int = 1, *, summed: tuple[int, ...] = ()) -> list[int]:
-        if not summed:
-            return super().roll(slot, sides, count)
-        assert sum(summed) == count, (summed, count)
-        values = [v for group in summed if group for v in _spread(self._node(sides, group), sides, group)]
+        # whole, not through Dice.roll: a preview supplies no die, and this runs for every die of every path
+        if summed:
+            assert sum(summed) == count, (summed, count)
+            values = [v for group in summed if group for v in _spread(self._node(sides, group), sides, group)]
+        else:
+            values = [self._node(sides, 1) for _ in range(count)]
         self.rolls.extend(Roll(slot=slot, sides=sides, value=v, source="stream") for v in values)
         return values
 
@@ -87,10 +93,12 @@ class PathDice(Dice):
         n = len(self.path)
         if n < len(self._forced):
             value = self._forced[n]
-        elif self._rng is not None:
-            value = self._rng.total(sides, count)
-        else:
+        elif self._rng is None:
             value = count  # every die on face 1
+        elif count == 1:
+            value = self._rng.randint(1, sides)
+        else:
+            value = self._rng.total(sides, count)
         self.path.append((value, sides, count))
         return value
 
@@ -166,8 +174,8 @@ def preview(
 def answer(decide: Decide) -> Preview:
     """Every path of `decide` walked when its tree is small enough, else SAMPLES of them drawn."""
     sampler = Sampler(decide)
-    paths, orders = sampler.run(PROBE)
-    if paths <= SURELY_LARGE * EXHAUSTIVE_LEAVES or orders <= SURELY_LARGE * ORDERED_LEAVES:
+    paths, orders = sampler.probe(PROBE)
+    if paths <= WALK_BELOW_PATHS or orders <= WALK_BELOW_ORDERS:
         walked = _walk(sampler)
         if walked is not None:
             return walked
@@ -202,7 +210,7 @@ class Sampler:
         self._leaves: dict[tuple[int, ...], dict[str, JSON]] = {}  # a whole path -> its outcome
         self._drawn: dict[tuple[int, ...], int] = {}  # a whole path -> times drawn, first drawn first
 
-    def run(self, n: int) -> tuple[float, float]:
+    def probe(self, n: int) -> tuple[float, float]:
         """Draw n more paths; the tree's size estimated as their mean 1 / probability: in paths, and in
         orders of their dice (each sum's every order apart, as a walk counted before sums merged)."""
         paths = orders = 0.0
@@ -210,9 +218,18 @@ class Sampler:
             path = self._one()
             paths += 1 / _probability(path)
             orders += math.prod(sides**count for _v, sides, count in path)
-            leaf = tuple(v for v, _s, _c in path)
-            self._drawn[leaf] = self._drawn.get(leaf, 0) + 1
         return paths / max(1, n), orders / max(1, n)
+
+    def run(self, n: int) -> None:
+        """Draw n more paths."""
+        for _ in range(n):
+            self._one()
+
+    def _one(self) -> list[Node]:
+        path = self._path()
+        leaf = tuple(v for v, _s, _c in path)
+        self._drawn[leaf] = self._drawn.get(leaf, 0) + 1
+        return path
 
     @property
     def tally(self) -> Tally:
@@ -245,7 +262,7 @@ class Sampler:
             prefix = (*prefix, value)
         return (path, self._leaves[prefix]) if len(prefix) >= len(forced) else None
 
-    def _one(self) -> list[Node]:
+    def _path(self) -> list[Node]:
         prefix: tuple[int, ...] = ()
         path: list[Node] = []
         while prefix not in self._leaves:

@@ -13,6 +13,7 @@ from rules.preview import (
     ORDERED_LEAVES,
     SAMPLE_KEY,
     SAMPLES,
+    WALK_BELOW_PATHS,
     Draws,
     Sampler,
     _orders,
@@ -328,14 +329,17 @@ def test_a_tree_of_4000_paths_without_sums_is_answered_whole_as_before_sums_merg
     assert walked.tally.fields["d0"][20] == pytest.approx(1 / 20)  # (the d200's first 50 faces are kept)
 
 
-def test_a_tree_of_2000_sums_of_786080_orders_is_answered_whole() -> None:
+def test_a_tree_of_800_sums_of_54880_orders_is_answered_whole() -> None:
+    """d20 then 3d14 read as a sum (3..42): estimated at about 800 paths, below WALK_BELOW_PATHS (1,000)."""
+
     def summed(dice: Any) -> dict[str, Any]:
-        first, total = dice.roll("a", 20)[0], sum(dice.roll("b", 34, 3, summed=(3,)))
+        first, total = dice.roll("a", 20)[0], sum(dice.roll("b", 14, 3, summed=(3,)))
         return {"status": "applied", "reason": None, "result": {"total": first + total}}
 
+    assert WALK_BELOW_PATHS == EXHAUSTIVE_LEAVES // 2
     walked = answer(summed)
-    assert (walked.exact, walked.samples) == (True, 2000)
-    assert walked.tally.fields["total"][4] == pytest.approx(1 / 20 / 34**3)  # 1, then 1 + 1 + 1
+    assert (walked.exact, walked.samples) == (True, 20 * 40)
+    assert walked.tally.fields["total"][4] == pytest.approx(1 / 20 / 14**3)  # 1, then 1 + 1 + 1
 
 
 def test_a_sampled_answer_draws_every_die_of_a_path_at_random_not_only_those_the_tree_knew() -> None:
@@ -351,14 +355,14 @@ def test_a_sampled_answer_draws_every_die_of_a_path_at_random_not_only_those_the
 def test_the_knuth_estimate_of_a_tree_is_its_size_in_paths_and_in_orders() -> None:
     """Every path of d20 × d6 has probability 1/120: one sample estimates 120 paths exactly; d20 then 2d6
     read as a sum has 20 × 11 paths of 20 × 36 orders, the orders exact on every path."""
-    assert Sampler(plain(20, 6)).run(1) == (120.0, 120.0)
-    assert Sampler(plain(20, 6)).run(300) == (120.0, 120.0)
+    assert Sampler(plain(20, 6)).probe(1) == (120.0, 120.0)
+    assert Sampler(plain(20, 6)).probe(300) == (120.0, 120.0)
 
     def summed(dice: Any) -> dict[str, Any]:
         dice.roll("a", 20)
         return {"status": "applied", "reason": None, "result": {"b": sum(dice.roll("b", 6, 2, summed=(2,)))}}
 
-    paths, orders = Sampler(summed).run(SAMPLES)
+    paths, orders = Sampler(summed).probe(SAMPLES)
     assert orders == 720.0 and abs(paths - 220) < 20  # 20 × E[36 / ways], sd about 3 here
 
 
