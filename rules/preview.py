@@ -60,6 +60,8 @@ class Draws:
 
     def total(self, sides: int, count: int) -> int:
         """The sum of `count` dice of `sides` faces, drawn one after another."""
+        if count == 1:  # nearly every node: no generator to build
+            return self.randint(1, sides)
         return sum(self.randint(1, sides) for _ in range(count))
 
 
@@ -86,17 +88,12 @@ class PathDice(Dice):
         self.rolls.extend(Roll(slot=slot, sides=sides, value=v, source="stream") for v in values)
         return values
 
-    def _next_stream(self, sides: int) -> int:
-        return self._node(sides, 1)
-
     def _node(self, sides: int, count: int) -> int:
         n = len(self.path)
         if n < len(self._forced):
             value = self._forced[n]
         elif self._rng is None:
             value = count  # every die on face 1
-        elif count == 1:
-            value = self._rng.randint(1, sides)
         else:
             value = self._rng.total(sides, count)
         self.path.append((value, sides, count))
@@ -113,10 +110,10 @@ def _spread(total: int, sides: int, count: int) -> list[int]:
     return values
 
 
-@lru_cache(maxsize=4096)
-def _chance(value: int, sides: int, count: int) -> float:
-    """The probability that `count` dice of `sides` faces add up to `value`."""
-    ways = [1]  # ways[t]: ways the dice so far add up to t
+@lru_cache(maxsize=256)
+def _ways(sides: int, count: int) -> tuple[int, ...]:
+    """ways[t]: the orders in which `count` dice of `sides` faces add up to t."""
+    ways = [1]
     for _ in range(count):
         grown = [0] * (len(ways) + sides)
         for t, w in enumerate(ways):
@@ -124,8 +121,13 @@ def _chance(value: int, sides: int, count: int) -> float:
                 for face in range(1, sides + 1):
                     grown[t + face] += w
         ways = grown
+    return tuple(ways)
+
+
+def _chance(value: int, sides: int, count: int) -> float:
+    """The probability that `count` dice of `sides` faces add up to `value`."""
     outcomes: int = sides**count
-    return (ways[value] if value < len(ways) else 0) / outcomes
+    return _ways(sides, count)[value] / outcomes
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -299,7 +301,7 @@ def _orders(path: list[Node]) -> int:
     ways = 1
     for value, sides, count in path:
         if count > 1:
-            ways *= round(_chance(value, sides, count) * sides**count)
+            ways *= _ways(sides, count)[value]
     return ways
 
 
