@@ -269,10 +269,23 @@ def test_a_client_seed_mixed_dice_and_escaped_text_verify(
 
     assert theirs(lines).status == ours.status == "verified", ours.finding
     assert ours.checked_rolls == 2
-    # the same file rechained without its client seed: the chain holds, the stream dice are not that key's
-    unseeded = rechained(with_event(lines, 1, lambda e: e["data"]["data"].update(client_seed="")))
+    # the same file rechained with another client seed: the chain holds, the stream dice are not that key's
+    other = _a_client_seed_whose_stream_die_differs(lines)
+    unseeded = rechained(with_event(lines, 1, lambda e: e["data"]["data"].update(client_seed=other)))
     # (the project's verifier sees version 1's outcome first, no longer the rules': spec §7.4)
     assert found_at(verify_lines(unseeded)) == ("dice", ASSAULT, line_of(unseeded, ASSAULT))
+
+
+def _a_client_seed_whose_stream_die_differs(lines: Lines) -> str:
+    """A client seed under which the assault's stream die is not the recorded one (a d6 agrees 1 in 6)."""
+    conclusion = event(lines, len(lines))["data"]["outcome"]["result"]
+    seed = bytes.fromhex(conclusion["server_seed"])
+    roll = verifier.stream_rolls(event(lines, ASSAULT)["data"]["outcome"])[0]  # the first stream die: n = 0
+    for client_seed in ("", *(f"another seed {i}" for i in range(64))):
+        key = verifier.stream_key(seed, client_seed)
+        if verifier.expected_die(key, ASSAULT, 0, roll["die"]) != roll["value"]:
+            return client_seed
+    raise AssertionError("64 client seeds all gave the recorded die")
 
 
 # --- tampered and unusable copies ----------------------------------------------------------------------
