@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -149,12 +150,14 @@ class EmbeddedServer:
         durability: Durability = "fast",
         extra_args: Sequence[str] = (),
         password: str | None = None,
+        cancel: threading.Event | None = None,
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.port = port or 0
         self.durability = durability
         self.extra_args = tuple(extra_args)  # e.g. cluster mode for the contract suite
         self.password = password
+        self._cancel = cancel or threading.Event()  # set: a start still waiting for the server gives up
         self._fixed_port = port is not None
         self._cluster = "--cluster-enabled" in self.extra_args
         self._process: subprocess.Popen[bytes] | None = None
@@ -184,6 +187,8 @@ class EmbeddedServer:
             self._process = self._spawn()
             if self._wait_ready():
                 return self
+            if self._cancel.is_set():
+                raise EmbeddedServerError("stopped before valkey-server was ready")
         raise EmbeddedServerError(f"valkey-server did not start on port {self.port}; see {self.log_file}")
 
     def _spawn(self) -> subprocess.Popen[bytes]:
@@ -216,7 +221,7 @@ class EmbeddedServer:
         deadline = time.monotonic() + START_TIMEOUT_S
         client = redis.Redis.from_url(self.url, socket_timeout=1, socket_connect_timeout=1)
         try:
-            while time.monotonic() < deadline and self._process.poll() is None:
+            while time.monotonic() < deadline and self._process.poll() is None and not self._cancel.is_set():
                 try:
                     # Ready: our own process answers (a taken port has another) with its AOF loaded.
                     info = client.info()
@@ -277,32 +282,35 @@ def main(argv: list[str] | None = None) -> int:
         help=f"require the password kept in DIR/{PASSWORD_FILE} (made on first start, owner-only)",
     )
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGTERM, _interrupt)
+    # A flag, not an exception: one raised inside Popen.poll() between its lock's acquire and its `try`
+    # leaves the lock held, and stop()'s last wait() then blocks forever (seen: a launcher deaf to SIGTERM).
+    stopping = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stopping.set())
     try:
         password = store_password(args.dir) if args.password else None
     except (OSError, EmbeddedServerError) as error:
         print(f"no store password: {error}", file=sys.stderr)
         return 1
-    server = EmbeddedServer(args.dir, port=args.port, durability=args.durability, password=password)
+    server = EmbeddedServer(
+        args.dir, port=args.port, durability=args.durability, password=password, cancel=stopping
+    )
     try:
         server.start()
         shown = f" (password in {Path(args.dir) / PASSWORD_FILE})" if password else ""
         print(f"{server.shown_url}{shown}", flush=True)
         while server.running():
-            time.sleep(0.2)
+            if stopping.wait(0.2):
+                return 0
         print(f"valkey-server exited; see {server.log_file}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        return 0
     except EmbeddedServerError as error:
+        if stopping.is_set():
+            return 0
         print(error, file=sys.stderr)
         return 1
     finally:
         server.stop()
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":
