@@ -65,6 +65,8 @@ def run_all(
     spread = measures.create_battles(bench, battles)
     say("ingest: baseline, then the service")
     rows, max_rate = measures.ingest(bench, spread, seconds)
+    say("ingest: the API alone, its fold processes paused, then caught up")
+    rows += measures.api_alone(bench, spread, seconds, measures.baseline_rate(rows))
     say("ingest: one battle with its GM token")
     rows.append(footprint.one_battle(bench, seconds, measures.baseline_rate(rows)))
     rows.append(measures.catch_up(bench, spread))

@@ -6,8 +6,11 @@ Only this virtualenv's processes count (the machine may run other things); this 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +44,24 @@ def processes() -> dict[str, tuple[str, float]]:
         if sys.prefix in command and int(pid) != os.getpid():
             found[pid] = (command.replace(sys.prefix + "/", ""), (int(fields[11]) + int(fields[12])) / tick)
     return found
+
+
+FOLD_PROCESSES = ("workers.worker", "workers.reconcile")  # what folds, as their command lines say
+
+
+@contextmanager
+def paused(markers: tuple[str, ...]) -> Iterator[list[int]]:
+    """This virtualenv's processes whose command line holds one of `markers`, stopped (SIGSTOP) inside the
+    block and resumed (SIGCONT) after it, whatever happens in it; yields their pids."""
+    stopped = [int(pid) for pid, (command, _) in processes().items() if any(m in command for m in markers)]
+    try:
+        for pid in stopped:
+            os.kill(pid, signal.SIGSTOP)
+        yield stopped
+    finally:
+        for pid in stopped:
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
 
 
 def used(

@@ -69,7 +69,7 @@ def row() -> Row:
     return Row(
         measure="previews of the spec examples' commands",
         result=report(example_previews()),
-        bar="p99 ≤ 500 ms",
+        bar="p99 ≤ 100 ms",
     )
 
 
