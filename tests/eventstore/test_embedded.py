@@ -9,6 +9,7 @@ import socket
 import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -83,7 +84,17 @@ def test_a_missing_binary_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_
         EmbeddedServer(tmp_path).start()
 
 
-def test_the_command_line_prints_the_url_and_stops_on_sigterm(tmp_path: Path) -> None:
+def test_a_start_told_to_give_up_stops_its_server_and_says_so(tmp_path: Path) -> None:
+    given_up = threading.Event()
+    given_up.set()  # as the command line's SIGTERM handler does while the server loads its AOF
+    server = EmbeddedServer(tmp_path, cancel=given_up)
+    with pytest.raises(EmbeddedServerError, match="stopped before valkey-server was ready"):
+        server.start()
+    assert not server.running() and not answers(server.url)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_the_command_line_prints_the_url_and_stops_on_sigterm(tmp_path: Path, stop: signal.Signals) -> None:
     port = free_port()
     argv = [sys.executable, "-m", "eventstore.embedded", "--dir", str(tmp_path), "--port", str(port)]
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
@@ -92,7 +103,7 @@ def test_the_command_line_prints_the_url_and_stops_on_sigterm(tmp_path: Path) ->
         url = process.stdout.readline().strip()
         assert url == f"redis://127.0.0.1:{port}/0" and answers(url)
         assert connect(url).config_get("appendfsync") == {"appendfsync": "always"}  # durable by default
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(stop)
         assert process.wait(timeout=30) == 0
         assert not answers(url)
     finally:
