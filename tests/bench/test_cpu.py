@@ -6,14 +6,13 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bench.cpu import paused
-
-MARKER = "bench-paused-marker"
 
 
 def state(pid: int) -> str:
@@ -29,8 +28,15 @@ def settled(pid: int, wanted: set[str], timeout_s: float = 5) -> str:
 
 
 @pytest.fixture
-def sleeper() -> Iterator[subprocess.Popen[bytes]]:
-    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", MARKER])
+def marker() -> str:
+    """A marker of this test's own: with a shared one, a test on the other xdist worker paused and resumed
+    this test's sleeper too (its SIGCONT landed inside this test's block: state S where T was expected)."""
+    return f"bench-paused-marker-{uuid.uuid4().hex}"
+
+
+@pytest.fixture
+def sleeper(marker: str) -> Iterator[subprocess.Popen[bytes]]:
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", marker])
     try:
         yield process
     finally:
@@ -38,15 +44,17 @@ def sleeper() -> Iterator[subprocess.Popen[bytes]]:
         process.wait()
 
 
-def test_the_named_processes_are_stopped_inside_and_running_after(sleeper: subprocess.Popen[bytes]) -> None:
-    with paused((MARKER,)) as stopped:
+def test_the_named_processes_are_stopped_inside_and_running_after(
+    sleeper: subprocess.Popen[bytes], marker: str
+) -> None:
+    with paused((marker,)) as stopped:
         assert stopped == [sleeper.pid]
         assert settled(sleeper.pid, {"T"}) == "T"
     assert settled(sleeper.pid, {"S", "R"}) in {"S", "R"}
 
 
-def test_they_run_again_when_the_block_fails(sleeper: subprocess.Popen[bytes]) -> None:
-    with pytest.raises(RuntimeError), paused((MARKER,)):
+def test_they_run_again_when_the_block_fails(sleeper: subprocess.Popen[bytes], marker: str) -> None:
+    with pytest.raises(RuntimeError), paused((marker,)):
         assert settled(sleeper.pid, {"T"}) == "T"
         raise RuntimeError("the load run failed")
     assert settled(sleeper.pid, {"S", "R"}) in {"S", "R"}
