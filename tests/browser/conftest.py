@@ -7,7 +7,7 @@ import shutil
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 # Playwright cannot download its own browser here, so it drives the system one; these flags keep Chromium
 # from dialling out (the closed network refuses it) and from needing a sandbox or a GPU as root in CI.
@@ -23,6 +23,9 @@ CHROMIUM_ARGS = [
 ]
 LAUNCH_TIMEOUT_MS = 30_000
 STEP_TIMEOUT_MS = 20_000
+# an expectation waits as long as a step: Playwright's own 5 s default failed Swagger UI's first render of the
+# whole document on a loaded CI machine (the suite's other xdist worker and its live stack share two cores)
+expect.set_options(timeout=STEP_TIMEOUT_MS)
 
 
 @pytest.fixture(scope="session")
