@@ -1,9 +1,10 @@
 """`python -m bench.api_cost [--commands N] [--top K]`: the API's own CPU per accepted command, beside the
 baseline's per request, with no server, load generator or fold in the way: both WSGI apps are called
 in this process on prepared requests against an embedded store, so the machine's neighbours change the
-figures far less than they change a throughput ratio. Then a deterministic profile (cProfile) of the
-service's calls, its own time summed by who owns the code: the part of the design's ingest gap that is
-the API's (gunicorn's parsing and writing, which both apps pay, is not in it)."""
+figures far less than they change a throughput ratio. Then the Python calls each app makes per request, by
+who owns the code: a count, which no neighbour changes at all. Then a deterministic profile (cProfile) of
+the service's calls, its own time summed by owner: the part of the design's ingest gap that is the API's
+(gunicorn's parsing and writing, which both apps pay, is not in it)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ import cProfile
 import json
 import os
 import pstats
+import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
+from types import FrameType
 from typing import Any
 
 from werkzeug.test import EnvironBuilder
@@ -37,6 +40,8 @@ OWNERS = (
     ("site-packages/flask_cors/", "flask-cors"),
     ("site-packages/flask/", "Flask and Werkzeug (request machinery)"),
     ("site-packages/werkzeug/", "Flask and Werkzeug (request machinery)"),
+    ("site-packages/blinker/", "Flask and Werkzeug (request machinery)"),  # Flask's signals
+    ("site-packages/prometheus_client/", "prometheus-client (metrics)"),
     ("/service/access/", "service.access (authentication, budgets)"),
     ("/service/commands/", "service.commands (submit, append, answer)"),
     ("/service/http/", "service.http (JSON in and out, CORS, logs)"),
@@ -65,6 +70,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"service: {service_ms:.3f} ms of CPU per accepted command (in process, {args.commands} calls)")
         print(f"baseline: {baseline_ms:.3f} ms of CPU per request")
         print(f"the API's own cost: {service_ms / baseline_ms:.2f} x the baseline's")
+        service_calls, baseline_calls = (
+            _calls(service, service_requests()),
+            _calls(baseline, baseline_requests()),
+        )
+        _report_calls(service_calls, baseline_calls, args.commands)
         profile = cProfile.Profile()
         requests = service_requests()
         profile.enable()
@@ -147,16 +157,42 @@ def _cpu_ms(call: Call, requests: list[dict[str, Any]]) -> float:
     return 1000 * (time.process_time() - started) / len(requests)
 
 
+def _calls(call: Call, requests: list[dict[str, Any]]) -> Counter[str]:
+    """Python function calls (a generator's resumption counts as one) made while answering `requests`,
+    by owner."""
+    counted: Counter[str] = Counter()
+
+    def count(frame: FrameType, event: str, _arg: object) -> None:
+        if event == "call":
+            counted[_owner(frame.f_code.co_filename)] += 1
+
+    sys.setprofile(count)
+    try:
+        for environ in requests:
+            call(environ)
+    finally:
+        sys.setprofile(None)
+    return counted
+
+
+def _report_calls(service: Counter[str], baseline: Counter[str], count: int) -> None:
+    total_s, total_b = sum(service.values()) / count, sum(baseline.values()) / count
+    ratio = total_s / total_b
+    print(f"\nPython calls per request: service {total_s:,.0f}, baseline {total_b:,.0f} ({ratio:.2f} x)")
+    for owner, calls in service.most_common():
+        print(f"  {calls / count:7.1f}  {baseline.get(owner, 0) / count:7.1f}  {owner}")
+
+
+def _owner(where: str) -> str:
+    return next((label for marker, label in OWNERS if marker in where), "Python and the standard library")
+
+
 def _report(stats: pstats.Stats, count: int, top: int) -> None:
     own: dict[str, float] = defaultdict(float)
     rows = stats.stats  # type: ignore[attr-defined]
     total = sum(row[2] for row in rows.values())
     for (path, line, name), row in rows.items():
-        where = f"{path}:{line}({name})"
-        owner = next(
-            (label for marker, label in OWNERS if marker in where), "Python and the standard library"
-        )
-        own[owner] += row[2]
+        own[_owner(f"{path}:{line}({name})")] += row[2]
     print(f"\nown time by owner under cProfile ({total / count * 1000:.3f} ms a command with its overhead):")
     for owner, seconds in sorted(own.items(), key=lambda item: -item[1]):
         print(f"  {100 * seconds / total:5.1f} %  {owner}")
