@@ -16,7 +16,7 @@ from rules.dice import commitment
 from rules.fold import BATTLE_CREATED, CONCLUDE, Battle, Entry, LogEntry, Seeds, encode_battle, project, step
 from rules.registry import get_ruleset, ruleset_names
 from rules.undo import Rewinder
-from tests.harness import TEST_SEED
+from tests.harness import TEST_SEED, Table
 from tests.rules.epic import given as epic
 from tests.rules.pathfinder import given as pf
 from tests.rules.pathfinder.test_disable import battle as disabling
@@ -86,10 +86,12 @@ class V1Table:
         game: dict[str, Any] = encode_battle(self.battle)["game"]
         return game
 
-    def told(self) -> str:
-        """The last outcome's summary."""
-        told: str = self.outcomes[-1]["summary"]
-        return told
+
+def told(table: Table) -> str:
+    """The summary of a version 1 table's last outcome."""
+    assert isinstance(table, V1Table)
+    summary: str = table.outcomes[-1]["summary"]
+    return summary
 
 
 @pytest.mark.parametrize("path", V1_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -235,12 +237,12 @@ def test_a_v1_undefended_climb_is_told_with_its_verdict() -> None:
     epic.order(t, "gun", "first_fire")
     epic.advance(t)
     epic.climb(t, "csm", "S")
-    assert t.told() == "csm will have to fight for S"
+    assert told(t) == "csm will have to fight for S"
     epic.advance(t)
     t.send(epic.fire_at_stand("gun", "goff", epic.weapon("las", 3), to_hit=[6]))
     epic.advance(t)
     assert epic.assault(t, "csm", "S", attacker=[2, 2])["kind"] == "undefended_climb"
-    assert t.told() == "csm climbs S: success"
+    assert told(t) == "csm climbs S: success"
 
 
 @pytest.mark.rule("EP-WARENGINE-01", "EP-WARENGINE-03")
@@ -253,7 +255,7 @@ def test_a_v1_war_engine_assault_is_told_with_its_verdict() -> None:
     epic.gate_order(t, "G", "first_fire")
     epic.advance_to(t, "close_combat")
     assert epic.assault(t, "titan", "G", attacker=[2, 3])["kind"] == "war_engine"
-    assert t.told() == "titan attacks G: failure"
+    assert told(t) == "titan attacks G: failure"
 
 
 @pytest.mark.rule("EP-ASSAULT-06", "EP-BEHIND-01")
@@ -272,7 +274,7 @@ def test_a_v1_automatic_assault_is_told_unopposed() -> None:
     t.send(epic.fire_at_stand("gun", "goff", epic.weapon("las", 3), to_hit=[6]))
     epic.advance(t)
     assert epic.assault(t, "csm", "S")["kind"] == "automatic"
-    assert t.told() == "csm climbs onto S unopposed"
+    assert told(t) == "csm climbs onto S unopposed"
 
 
 @pytest.mark.rule("EP-SHOOT-03", "EP-SHOOT-04")
@@ -284,43 +286,43 @@ def test_a_v1_stand_hit_that_saves_is_told_hit() -> None:
     epic.advance_to(t, "first_fire")
     shot = t.send(epic.fire_at_stand("gun", "gs", epic.weapon("las", 3), to_hit=[3], unit_save=[4]))
     assert (shot["result"]["to_hit"]["hit"], shot["result"]["stand_destroyed"]) == (True, False)
-    assert t.told() == "gun fires at gs: hit"
+    assert told(t) == "gun fires at gs: hit"
 
 
 @pytest.mark.rule("PF-MOVE-02", "PF-MOVE-05")
 def test_a_v1_engine_moved_is_told_carried_as_cargo_or_under_its_own_speed() -> None:
     t = park(V1Table, pf.engine("cs", "catapult_standard"), pf.engine("bs", "bombard_standard"))
     pf.applied(t, move("cs", 50, 50))
-    assert t.told() == "cs moved 375 ft as cargo"
+    assert told(t) == "cs moved 375 ft as cargo"
     pf.applied(t, move("bs", 0, 2, carried=True))
-    assert t.told() == "bs moved 10 ft carried"
+    assert told(t) == "bs moved 10 ft carried"
 
 
 @pytest.mark.rule("PF-MISFIRE-03")
 def test_a_v1_shot_that_explodes_is_told_exploded() -> None:
     t = firearm(V1Table, {**pf.PROFICIENT, "hp": 40}, broken=True)
     pf.applied(t, pf.fire("cn", {"attack": [2], "explosion_damage": [6] * 6, "explosion_reflex": [20, 1]}))
-    assert t.told() == "cn fired (direct): exploded"
+    assert told(t) == "cn fired (direct): exploded"
 
 
 @pytest.mark.rule("PF-DISABLE-01")
 def test_a_v1_disable_is_told_when_it_takes_effect_or_that_it_fails() -> None:
     t = disabling(V1Table, pf.engine("lc", "catapult_light"), pf.engine("lb", "ballista_light"))
     pf.applied(t, disable("lc", "inoperable", {"disable_rounds": [2, 3], "check": [12]}))
-    assert t.told() == "rogue works 5 rounds to inoperable lc: takes effect at round 6"
+    assert told(t) == "rogue works 5 rounds to inoperable lc: takes effect at round 6"
     pf.applied(t, pf.advance(6))
     pf.applied(t, disable("lb", "inoperable", {"disable_rounds": [1, 1], "check": [9]}))
-    assert t.told() == "rogue works 2 rounds to inoperable lb: fails"
+    assert told(t) == "rogue works 2 rounds to inoperable lb: fails"
 
 
 @pytest.mark.rule("PF-ASSAULT-07")
 def test_a_v1_corvus_dislodged_is_told_holds_dislodged_or_destroyed() -> None:
     t = pf.deployed(V1Table)
     pf.applied(t, dislodge("def1", "strength", {"check": [20]}))
-    assert t.told() == "cv holds (24 vs DC 30)"
+    assert told(t) == "cv holds (24 vs DC 30)"
     pf.applied(t, pf.advance())
     pf.applied(t, dislodge("drv", "driving", {"check": [18], "save": [14, 15, 3]}, driving_modifier=12))
-    assert t.told() == "cv dislodged (30 vs DC 30)"
+    assert told(t) == "cv dislodged (30 vs DC 30)"
     t = pf.deployed(V1Table)
     pf.applied(t, dislodge("drv", "driving", {"check": [20], "save": [10, 10, 10]}, driving_modifier=15))
-    assert t.told() == "cv destroyed (35 vs DC 30)"
+    assert told(t) == "cv destroyed (35 vs DC 30)"
