@@ -4,6 +4,7 @@ outcomes the rules of commit 3d3a22b^ recorded, and leaves version 2 battles as 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +13,17 @@ import pytest
 from eventstore.canonical import canonical_json
 from rules import v1
 from rules.dice import commitment
-from rules.fold import BATTLE_CREATED, CONCLUDE, Battle, Entry, LogEntry, Seeds, encode_battle, project
+from rules.fold import BATTLE_CREATED, CONCLUDE, Battle, Entry, LogEntry, Seeds, encode_battle, project, step
 from rules.registry import get_ruleset, ruleset_names
 from rules.undo import Rewinder
-from tests.harness import TEST_SEED
+from tests.harness import TEST_SEED, Table
+from tests.rules.epic import given as epic
+from tests.rules.pathfinder import given as pf
+from tests.rules.pathfinder.test_disable import battle as disabling
+from tests.rules.pathfinder.test_disable import disable
+from tests.rules.pathfinder.test_dislodge import dislodge
+from tests.rules.pathfinder.test_mishap import firearm
+from tests.rules.pathfinder.test_movement import move, park
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 V1_FILES = sorted(p for version in ("epic-1", "pathfinder-1") for p in (GOLDEN / version).glob("*.jsonl"))
@@ -40,20 +48,50 @@ def refolded(entries: list[LogEntry], seeds: Seeds) -> list[dict[str, Any]]:
     return [outcome for _battle, outcome in folded(entries, seeds)]
 
 
-def log_of(ruleset: str, rules_version: str, commands: list[dict[str, Any]]) -> list[LogEntry]:
+def log_of(
+    ruleset: str, rules_version: str, commands: list[dict[str, Any]], options: Mapping[str, Any] | None = None
+) -> list[LogEntry]:
     created = {
         "ruleset": ruleset,
         "rules_version": rules_version,
-        "options": {},
+        "options": dict(options or {}),
         "dice_commitment": commitment(TEST_SEED),
         "client_seed": "",
         "name": None,
     }
     entries: list[LogEntry] = [Entry(version=1, type=BATTLE_CREATED, data=created, dice={})]
-    for version, command in enumerate(commands, 2):
-        body = {k: v for k, v in command.items() if k not in ("type", "dice")}
-        entries.append(Entry(version=version, type=command["type"], data=body, dice=command.get("dice", {})))
+    entries += [entry_of(version, command) for version, command in enumerate(commands, 2)]
     return entries
+
+
+def entry_of(version: int, command: Mapping[str, Any]) -> Entry:
+    body = {k: v for k, v in command.items() if k not in ("type", "dice")}
+    return Entry(version=version, type=command["type"], data=body, dice=command.get("dice", {}))
+
+
+class V1Table:
+    """A version 1 battle folded one command at a time, as `tests.harness.RulesTable` folds today's."""
+
+    def __init__(self, ruleset: str, options: Mapping[str, Any] | None = None) -> None:
+        self.seeds = Seeds(server_seed=TEST_SEED)
+        self.battle, created = step(None, log_of(ruleset, f"{ruleset}-1", [], options)[0], self.seeds)
+        self.outcomes: list[dict[str, Any]] = [created]
+
+    def send(self, command: Mapping[str, Any]) -> dict[str, Any]:
+        self.battle, outcome = step(self.battle, entry_of(self.battle.version + 1, command), self.seeds)
+        self.outcomes.append(outcome)
+        return outcome
+
+    def state(self) -> dict[str, Any]:
+        game: dict[str, Any] = encode_battle(self.battle)["game"]
+        return game
+
+
+def told(table: Table) -> str:
+    """The summary of a version 1 table's last outcome."""
+    assert isinstance(table, V1Table)
+    summary: str = table.outcomes[-1]["summary"]
+    return summary
 
 
 @pytest.mark.parametrize("path", V1_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -185,3 +223,106 @@ def test_a_v1_pathfinder_battle_tells_a_failed_break_and_a_gate_closed_as_versio
     assert told[5] == "lwg: 3/3, now open"
     assert told[7:9] == ["lwg: 1/3", "lwg: 3/3, now closed"]
     assert told[10].startswith("break lwg: ") and told[10].endswith(", holds")
+
+
+@pytest.mark.rule("EP-ASSAULT-06", "EP-CLIMB-05")
+def test_a_v1_undefended_climb_is_told_with_its_verdict() -> None:
+    """An assault whose defender was shot meanwhile is an undefended climb: `{stand} climbs {section}: …`."""
+    t = V1Table("epic")
+    epic.section(t, "S")
+    epic.stand(t, "goff", side="defender", caf=2, location=epic.on("S"))
+    epic.stand(t, "csm", caf=3, location=epic.at_foot("S"))
+    epic.stand(t, "gun")
+    epic.order(t, "csm", "charge")
+    epic.order(t, "gun", "first_fire")
+    epic.advance(t)
+    epic.climb(t, "csm", "S")
+    assert told(t) == "csm will have to fight for S"
+    epic.advance(t)
+    t.send(epic.fire_at_stand("gun", "goff", epic.weapon("las", 3), to_hit=[6]))
+    epic.advance(t)
+    assert epic.assault(t, "csm", "S", attacker=[2, 2])["kind"] == "undefended_climb"
+    assert told(t) == "csm climbs S: success"
+
+
+@pytest.mark.rule("EP-WARENGINE-01", "EP-WARENGINE-03")
+def test_a_v1_war_engine_assault_is_told_with_its_verdict() -> None:
+    t = V1Table("epic")
+    epic.section(t, "G", "gate", capacity=2)
+    epic.stand(t, "g1", side="defender", caf=2, location=epic.on("G"))
+    epic.stand(t, "titan", "war_engine", caf=1, has_cc_weapon=True, location=epic.at_foot("G"))
+    epic.order(t, "titan", "charge")
+    epic.gate_order(t, "G", "first_fire")
+    epic.advance_to(t, "close_combat")
+    assert epic.assault(t, "titan", "G", attacker=[2, 3])["kind"] == "war_engine"
+    assert told(t) == "titan attacks G: failure"
+
+
+@pytest.mark.rule("EP-ASSAULT-06", "EP-BEHIND-01")
+def test_a_v1_automatic_assault_is_told_unopposed() -> None:
+    """A climb from behind onto a section whose defender was shot meanwhile is taken without a fight."""
+    t = V1Table("epic")
+    epic.section(t, "S")
+    epic.stand(t, "goff", side="defender", caf=2, location=epic.on("S"))
+    epic.stand(t, "csm", caf=3, location=epic.INSIDE)
+    epic.stand(t, "gun")
+    epic.order(t, "csm", "charge")
+    epic.order(t, "gun", "first_fire")
+    epic.advance(t)
+    epic.climb(t, "csm", "S")
+    epic.advance(t)
+    t.send(epic.fire_at_stand("gun", "goff", epic.weapon("las", 3), to_hit=[6]))
+    epic.advance(t)
+    assert epic.assault(t, "csm", "S")["kind"] == "automatic"
+    assert told(t) == "csm climbs onto S unopposed"
+
+
+@pytest.mark.rule("EP-SHOOT-03", "EP-SHOOT-04")
+def test_a_v1_stand_hit_that_saves_is_told_hit() -> None:
+    t = V1Table("epic")
+    epic.stand(t, "gun", "vehicle")
+    epic.stand(t, "gs", side="defender", save=4, location=epic.INSIDE)
+    epic.order(t, "gun", "first_fire")
+    epic.advance_to(t, "first_fire")
+    shot = t.send(epic.fire_at_stand("gun", "gs", epic.weapon("las", 3), to_hit=[3], unit_save=[4]))
+    assert (shot["result"]["to_hit"]["hit"], shot["result"]["stand_destroyed"]) == (True, False)
+    assert told(t) == "gun fires at gs: hit"
+
+
+@pytest.mark.rule("PF-MOVE-02", "PF-MOVE-05")
+def test_a_v1_engine_moved_is_told_carried_as_cargo_or_under_its_own_speed() -> None:
+    t = park(V1Table, pf.engine("cs", "catapult_standard"), pf.engine("bs", "bombard_standard"))
+    pf.applied(t, move("cs", 50, 50))
+    assert told(t) == "cs moved 375 ft as cargo"
+    pf.applied(t, move("bs", 0, 2, carried=True))
+    assert told(t) == "bs moved 10 ft carried"
+
+
+@pytest.mark.rule("PF-MISFIRE-03")
+def test_a_v1_shot_that_explodes_is_told_exploded() -> None:
+    t = firearm(V1Table, {**pf.PROFICIENT, "hp": 40}, broken=True)
+    pf.applied(t, pf.fire("cn", {"attack": [2], "explosion_damage": [6] * 6, "explosion_reflex": [20, 1]}))
+    assert told(t) == "cn fired (direct): exploded"
+
+
+@pytest.mark.rule("PF-DISABLE-01")
+def test_a_v1_disable_is_told_when_it_takes_effect_or_that_it_fails() -> None:
+    t = disabling(V1Table, pf.engine("lc", "catapult_light"), pf.engine("lb", "ballista_light"))
+    pf.applied(t, disable("lc", "inoperable", {"disable_rounds": [2, 3], "check": [12]}))
+    assert told(t) == "rogue works 5 rounds to inoperable lc: takes effect at round 6"
+    pf.applied(t, pf.advance(6))
+    pf.applied(t, disable("lb", "inoperable", {"disable_rounds": [1, 1], "check": [9]}))
+    assert told(t) == "rogue works 2 rounds to inoperable lb: fails"
+
+
+@pytest.mark.rule("PF-ASSAULT-07")
+def test_a_v1_corvus_dislodged_is_told_holds_dislodged_or_destroyed() -> None:
+    t = pf.deployed(V1Table)
+    pf.applied(t, dislodge("def1", "strength", {"check": [20]}))
+    assert told(t) == "cv holds (24 vs DC 30)"
+    pf.applied(t, pf.advance())
+    pf.applied(t, dislodge("drv", "driving", {"check": [18], "save": [14, 15, 3]}, driving_modifier=12))
+    assert told(t) == "cv dislodged (30 vs DC 30)"
+    t = pf.deployed(V1Table)
+    pf.applied(t, dislodge("drv", "driving", {"check": [20], "save": [10, 10, 10]}, driving_modifier=15))
+    assert told(t) == "cv destroyed (35 vs DC 30)"

@@ -167,8 +167,10 @@ def test_stands_and_sections_share_one_id_namespace(rules_table: TableFactory) -
         "speed_cm": 10,
         "location": {"kind": "outside"},
     }
-    assert rejected(t, command) == "duplicate_id"
-    assert rejected(t, {"type": "add_fortification", "id": "a", "kind": "tower"}) == "duplicate_id"
+    refused = t.send(command)
+    assert (refused["reason"], refused["detail"]) == ("duplicate_id", {"id": "W1"})  # the id already used
+    refused = t.send({"type": "add_fortification", "id": "a", "kind": "tower"})
+    assert (refused["reason"], refused["detail"]) == ("duplicate_id", {"id": "a"})
     assert (
         rejected(t, {"type": "add_fortification", "id": "W1", "kind": "tower", "door": "open"})
         == "invalid_field"
