@@ -139,11 +139,34 @@ def total(rows: list[list[str]]) -> list[str]:
     return [f"**all {len(rows)} modules above**", *map(str, sums), f"**{score}**", ""]
 
 
-def render(rows: dict[str, list[str]], command: str, today: str) -> str:
+def provenance(doc: str) -> list[str]:
+    """The lines above the table: what the runs behind its rows measured, and when."""
+    if BEGIN not in doc:
+        return []
+    said = []
+    for line in doc.split(BEGIN, 1)[1].split(END, 1)[0].strip("\n").splitlines():
+        if line.startswith("|"):
+            break
+        said.append(line)
+    while said and not said[-1].strip():
+        said.pop()
+    return said
+
+
+def said_after(doc: str, module: str | None, command: str, today: str) -> list[str]:
+    """A whole run measures every row again, so it says alone where they come from; a run of one module
+    adds its line to what the earlier runs said (the other rows are theirs)."""
+    line = f"{today}: `{command}`."
+    if module is None:
+        return [f"Last run {line}"]
+    return [*(kept for kept in provenance(doc) if kept != line), line]
+
+
+def render(rows: dict[str, list[str]], said: list[str]) -> str:
     ordered = [rows[m] for m in sorted(rows)]
     lines = [
         BEGIN,
-        f"Last run {today}: `{command}`.",
+        *said,
         "",
         "| " + " | ".join(HEADER) + " |",
         "|" + "|".join(["---"] + ["---:"] * 7 + ["---"]) + "|",
@@ -160,7 +183,7 @@ def write(module: str | None, command: str) -> None:
     measured, stale = measure(module, listed)
     rows = kept_rows(doc)
     rows.update({row.module: row.cells() for row in measured})
-    section = render(rows, command, today)
+    section = render(rows, said_after(doc, module, command, today))
     if BEGIN in doc:
         before, rest = doc.split(BEGIN, 1)
         doc = before + section + rest.split(END, 1)[1]
