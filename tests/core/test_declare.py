@@ -192,8 +192,8 @@ def test_a_fields_description_is_its_doc_then_what_no_json_schema_can_say() -> N
     assert described(a_field(unique_by="x")) == "each `x` at most once"
     assert described(a_field(default_from="ac")) == "default: ac"
     assert (
-        described(a_field(doc="the path", unique_by="x", default_from="PF-X-01"))
-        == "the path; each `x` at most once; default: PF-X-01"
+        described(a_field(doc="the path", unique_by="x", default_from="PF-ASSEMBLE-05"))
+        == "the path; each `x` at most once; default: PF-ASSEMBLE-05"
     )
 
 
