@@ -36,15 +36,27 @@ def pytest_sessionstart(session: Any) -> None:
     """Under `make mutation`, each mutant's run is forked from a process that collected the tests with the
     rules unmutated: what rules/ memoised then (plans, builders, copiers, hints) would answer for the mutant
     and hide it. Such a run forgets those memos first; any other run has none to forget."""
-    if os.environ.get("MUTANT_UNDER_TEST", "") in NO_MUTANT:
-        return
+    if os.environ.get("MUTANT_UNDER_TEST", "") not in NO_MUTANT:
+        forget_memos()
+
+
+def pytest_runtest_setup(item: Any) -> None:
+    """mutmut maps each rules function to the tests that call it (its stats run) and runs a mutant with those
+    tests alone: a function called only while a memo is built (a builder's checks) would be credited to the
+    first test that built it and never tested by the others, so the stats run forgets the memos before each
+    test."""
+    if os.environ.get("MUTANT_UNDER_TEST", "") == "stats":
+        forget_memos()
+
+
+def forget_memos() -> None:
     for name, module in list(sys.modules.items()):
         if name == "rules" or name.startswith("rules."):
             for value in list(vars(module).values()):
                 if callable(getattr(value, "cache_clear", None)):
                     value.cache_clear()
-    for module, memo in MEMOS:
-        found = getattr(sys.modules.get(module), memo, None)
+    for owner, memo in MEMOS:
+        found = getattr(sys.modules.get(owner), memo, None)
         if isinstance(found, dict):
             found.clear()
 
