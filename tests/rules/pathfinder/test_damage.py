@@ -294,3 +294,45 @@ def test_a_broken_building_brought_to_zero_caves_in(rules_table: TableFactory) -
         True,
         ["cave_in"],
     )
+
+
+@pytest.mark.rule("PF-AMMO-02", "PF-AMMO-11", "PF-GEN-10")
+def test_a_burning_object_keeps_the_condition_and_it_is_not_added_twice(rules_table: TableFactory) -> None:
+    """Alchemist's fire sets wooden objects within 5 ft on fire (ignoring their hardness): the engine and the
+    gate keep `on_fire` in the state, and a second flask reports it for neither."""
+    t = rules_table("pathfinder")
+    lobber = {"bab": 5, "skills": {"knowledge_engineering": skill(3, 9)}, **PROFICIENT}
+    setup(
+        t,
+        creature("al", **lobber),
+        creature("c2", x=1),
+        creature("bl", **lobber),
+        creature("c3", x=2),
+        aimed_engine("lc", "catapult_light", square(0, 20), ammunition="alchemists_fire"),
+        crew("lc", "al", "c2"),
+        aimed_engine("lc2", "catapult_light", square(0, 20), x=3, ammunition="alchemists_fire"),
+        crew("lc2", "bl", "c3"),
+        engine("cart", "ballista_light", y=20),
+        {
+            "type": "add_structure",
+            "id": "gate",
+            "kind": "gate",
+            "material": "wood",
+            "size": "L",
+            "position": at(1, 20),
+        },
+    )
+    first = applied(t, fire("lc", {"targeting": [20], "confirm": [1], "damage": [2, 2, 2, 2]}))
+    assert [(e["entity_id"], e["hardness_applied"], e["conditions_added"]) for e in first["effects"]] == [
+        ("cart", 0, ["on_fire"]),
+        ("gate", 0, ["on_fire"]),
+    ]
+    state = t.state()
+    assert find(state, "engines", "cart")["conditions"] == ["on_fire"]
+    assert find(state, "structures", "gate")["conditions"] == ["on_fire"]
+    second = applied(t, fire("lc2", {"targeting": [20], "confirm": [1], "damage": [2, 2, 2, 2]}))
+    assert [(e["entity_id"], e["conditions_added"]) for e in second["effects"]] == [
+        ("cart", []),
+        ("gate", []),
+    ]
+    assert find(t.state(), "engines", "cart")["conditions"] == ["on_fire"]
