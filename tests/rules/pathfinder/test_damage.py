@@ -299,7 +299,8 @@ def test_a_broken_building_brought_to_zero_caves_in(rules_table: TableFactory) -
 @pytest.mark.rule("PF-AMMO-02", "PF-AMMO-11", "PF-GEN-10")
 def test_a_burning_object_keeps_the_condition_and_it_is_not_added_twice(rules_table: TableFactory) -> None:
     """Alchemist's fire sets wooden objects within 5 ft on fire (ignoring their hardness): the engine and the
-    gate keep `on_fire` in the state, and a second flask reports it for neither."""
+    gate keep `on_fire` in the state (the stored outcome's changes say whose), and a second flask reports it
+    for neither."""
     t = rules_table("pathfinder")
     lobber = {"bab": 5, "skills": {"knowledge_engineering": skill(3, 9)}, **PROFICIENT}
     setup(
@@ -322,7 +323,17 @@ def test_a_burning_object_keeps_the_condition_and_it_is_not_added_twice(rules_ta
             "position": at(1, 20),
         },
     )
-    first = applied(t, fire("lc", {"targeting": [20], "confirm": [1], "damage": [2, 2, 2, 2]}))
+    outcome = t.send(fire("lc", {"targeting": [20], "confirm": [1], "damage": [2, 2, 2, 2]}))
+    first = outcome["result"]
+    assert [c for c in outcome["changes"] if c["event"] == "ConditionsAdded"] == [
+        {"event": "ConditionsAdded", "entity_kind": "engine", "entity_id": "cart", "conditions": ["on_fire"]},
+        {
+            "event": "ConditionsAdded",
+            "entity_kind": "structure",
+            "entity_id": "gate",
+            "conditions": ["on_fire"],
+        },
+    ]
     assert [(e["entity_id"], e["hardness_applied"], e["conditions_added"]) for e in first["effects"]] == [
         ("cart", 0, ["on_fire"]),
         ("gate", 0, ["on_fire"]),
