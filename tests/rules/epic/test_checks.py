@@ -359,3 +359,30 @@ def test_the_same_fields_on_the_kind_they_belong_to_are_accepted(rules_table: Ta
     )
     applied(t, {**at_section, "weapon_id": "w1", "target_stand_ids": ["d", "e"], "dice": {"to_hit": [1, 1]}})
     applied(t, {**at_section, "weapon_id": "w2", "target_section_ids": ["W1"], "dice": {"to_hit": [1]}})
+
+
+@rule("EP-GEN-07", "EP-ORDER-01")
+def test_a_gate_id_naming_a_destroyed_stand_is_not_a_gate_the_stand_check_is_for_stands(
+    rules_table: TableFactory,
+) -> None:
+    """`gate_id` accepts any existing id and is judged by `not_a_gate` (§2, version 1.1); only an acting
+    stand is refused `stand_destroyed`."""
+    t = rules_table("epic")
+    section(t, "W1")
+    stand(t, "goff", side="defender", caf=2, location=on("W1"))
+    stand(t, "csm", caf=0, location=at_foot("W1"))
+    order(t, "csm", "charge")
+    advance(t)
+    t.send({"type": "climb", "stand_id": "csm", "section_id": "W1"})
+    advance_to(t, "close_combat")
+    t.send(
+        {
+            "type": "assault",
+            "stand_id": "csm",
+            "section_id": "W1",
+            "dice": {"attacker": [1, 1], "defender": [6, 6]},
+        }
+    )
+    advance_to(t, "orders")
+    assert rejected(t, {"type": "give_order", "gate_id": "csm", "order": "charge"}) == "not_a_gate"
+    assert rejected(t, {"type": "give_order", "stand_id": "csm", "order": "charge"}) == "stand_destroyed"
