@@ -389,3 +389,30 @@ def test_an_answer_s_probabilities_are_rounded_to_12_decimals() -> None:
     """Path probabilities sum with float noise below the 12th decimal; a d3's thirds read 0.333333333333."""
     third = answer(plain(3)).to_wire()["fields"]["d0"]
     assert [bucket["p"] for bucket in third["histogram"]] == [0.333333333333] * 3
+
+
+@pytest.mark.rule("PF-CRIT-03", "PF-GEN-07")
+def test_a_ballista_shot_hitting_on_a_natural_20_alone_walks_its_damage_as_sums_921_paths() -> None:
+    """A light ballista (3d8, 19-20/×2) against AC 40: only a natural 20 hits (PF-GEN-07), and it threatens;
+    the confirmation, d20 + 0 against 40, succeeds on its own natural 20 alone.
+
+    By hand: 19 misses draw nothing more (19 paths); the hit draws the confirmation d20: 19 failures each
+    draw 3d8 read as one sum of 3..24 (19 × 22 paths), the confirmed one draws 6d8 read as two sums of three
+    dice, the first the base (PF-CRIT-03; 22 × 22 paths): 19 + 418 + 484 = 921 paths, walked whole. The base
+    is 3d8 whichever branch, mean 13.5; the total is 3d8 on 19 of 20 hits and 6d8 on the 20th, mean
+    13.5 × 21/20 = 14.175."""
+    t = RulesTable("pathfinder")
+    setup(
+        t,
+        creature("eb", skills={"knowledge_engineering": skill(1, 1)}, **PROFICIENT),
+        aimed_engine("lb", "ballista_light"),
+        crew("lb", "eb"),
+        creature("ogre", ac=40, hp=200, y=4),
+    )
+    answer = odds(t, {"type": "fire", "engine_id": "lb", "target": who("ogre")})
+    assert (answer["exact"], answer["samples"]) == (True, 19 + 19 * 22 + 22 * 22)
+    hit = answer["fields"]["hit"]["p"]
+    assert close(hit["true"], Fraction(1, 20)) and close(hit["false"], Fraction(19, 20))
+    base, total = answer["fields"]["damage.base"], answer["fields"]["damage.total"]
+    assert (base["min"], base["max"], total["min"], total["max"]) == (3, 24, 3, 48)
+    assert close(base["mean"], Fraction(27, 2)) and close(total["mean"], Fraction(27, 2) * Fraction(21, 20))

@@ -12,8 +12,10 @@ from tests.rules.epic.given import (
     INSIDE,
     advance,
     advance_to,
+    applied,
     at_foot,
     fire_at_section,
+    gate_order,
     on,
     order,
     rejected,
@@ -71,6 +73,34 @@ rule = pytest.mark.rule
             "speed_cm": 10,
             "location": {"kind": "outside"},
         },
+        {"type": "add_fortification", "id": "X", "kind": "wall", "adjacent": ["G1", "G1"]},
+        {
+            "type": "add_stand",
+            "id": "X",
+            "stand_type": "transport_war_engine",
+            "side": "attacker",
+            "caf": 1,
+            "speed_cm": 10,
+            "capacity": 2,
+            "location": {"kind": "embarked", "transport_id": "X"},
+        },
+        {"type": "embark", "stand_id": "a", "transport_id": "a"},
+        {
+            "type": "barrage",
+            "stand_ids": ["a"],
+            "weapon_id": "w",
+            "barrage_points": 1,
+            "kind": "direct",
+            "target_stand_ids": ["a", "a"],
+        },
+        {
+            "type": "barrage",
+            "stand_ids": ["a"],
+            "weapon_id": "w",
+            "barrage_points": 1,
+            "kind": "direct",
+            "target_section_ids": ["G1", "G1"],
+        },
     ],
     ids=[
         "door on a wall",
@@ -87,6 +117,11 @@ rule = pytest.mark.rule
         "a missing required field",
         "a negative distance",
         "an unknown stand type",
+        "a repeated adjacent section",
+        "a transport carried by itself",
+        "a stand boarding itself",
+        "a repeated barrage target stand",
+        "a repeated barrage target section",
     ],
 )
 @rule("EP-GEN-06", "EP-FORT-02")
@@ -248,3 +283,108 @@ def test_a_destroyed_stand_cannot_act_and_that_is_checked_after_the_phase(rules_
     advance_to(t, "orders")
     assert rejected(t, {"type": "give_order", "stand_id": "csm", "order": "charge"}) == "stand_destroyed"
     assert "csm" not in advance(t)["movement_allowances"]
+
+
+@rule("EP-TIME-06")
+@pytest.mark.parametrize(
+    ("phase", "command", "allowed"),
+    [
+        ("orders", {"type": "climb", "stand_id": "a", "section_id": "W1"}, ["movement"]),
+        ("movement", {"type": "give_order", "stand_id": "a", "order": "charge"}, ["orders"]),
+        ("movement", fire_at_section("a", "W1", weapon()), ["first_fire", "advance_fire"]),
+        ("movement", {"type": "repair", "gate_id": "G1"}, ["end"]),
+    ],
+)
+def test_a_wrong_phase_tells_the_phase_and_the_phases_the_command_belongs_to(
+    rules_table: TableFactory, phase: str, command: dict[str, Any], allowed: list[str]
+) -> None:
+    """DESIGN §5: a rejection's `detail` names the phase behind it; the allowed phases in the spec's order."""
+    t = rules_table("epic")
+    section(t, "W1")
+    section(t, "G1", "gate")
+    stand(t, "a")
+    gate_order(t, "G1", "charge")
+    if phase != "orders":
+        advance_to(t, phase)
+    outcome = t.send(command)
+    assert (outcome["status"], outcome["reason"]) == ("rejected", "wrong_phase")
+    assert outcome["detail"] == {"phase": phase, "allowed": allowed}
+
+
+@rule("EP-GEN-07", "EP-BARRAGE-02")
+def test_a_destroyed_actor_is_named_in_the_detail_and_each_firing_stand_is_checked(
+    rules_table: TableFactory,
+) -> None:
+    t = rules_table("epic")
+    section(t, "W1")
+    for s in ("b1", "b2", "b3"):
+        stand(t, s, "vehicle")
+    stand(t, "dg", side="defender", location=INSIDE)
+    stand(t, "boy", side="defender", location=INSIDE)
+    for s in ("b1", "b2", "b3", "dg"):
+        order(t, s, "first_fire")
+    advance_to(t, "first_fire")
+    fire = {"type": "fire", "weapon": {"id": "las", "to_hit": 2}, "dice": {"to_hit": [6]}}
+    applied(t, {**fire, "stand_id": "dg", "target": {"stand_id": "b2"}})
+    barrage = {
+        "type": "barrage",
+        "stand_ids": ["b1", "b2", "b3"],
+        "weapon_id": "w",
+        "barrage_points": 1,
+        "kind": "direct",
+        "target_stand_ids": ["boy"],
+    }
+    outcome = t.send(barrage)
+    assert (outcome["reason"], outcome["detail"]) == ("stand_destroyed", {"id": "b2"})
+    alone = t.send({**fire, "stand_id": "b2", "target": {"stand_id": "boy"}})
+    assert (alone["reason"], alone["detail"]) == ("stand_destroyed", {"id": "b2"})
+
+
+@rule("EP-GEN-06", "EP-FORT-02")
+def test_the_same_fields_on_the_kind_they_belong_to_are_accepted(rules_table: TableFactory) -> None:
+    """The counterpart of the `invalid_field` cases: gate fields on a gate, capacity on a transport, distinct
+    targets in either list."""
+    t = rules_table("epic")
+    gate = section(t, "G1", "gate", door="open", jammed=True, adjacent=[])
+    assert (gate["section"]["door"], gate["section"]["jammed"]) == ("open", True)
+    assert section(t, "W1", adjacent=["G1"])["section"]["adjacent"] == ["G1"]
+    assert stand(t, "T", "transport_war_engine", capacity=2)["stand"]["capacity"] == 2
+    stand(t, "a", location=at_foot("W1"))
+    stand(t, "d", side="defender", location=INSIDE)
+    stand(t, "e", side="defender", location=INSIDE)
+    order(t, "a", "first_fire")
+    gate_order(t, "G1", "charge")
+    advance_to(t, "first_fire")
+    at_section = {"type": "barrage", "stand_ids": ["a"], "barrage_points": 1, "kind": "direct"}
+    assert rejected(t, {**at_section, "weapon_id": "w1", "target_stand_ids": ["d", "e", "d"]}) == (
+        "invalid_field"
+    )
+    applied(t, {**at_section, "weapon_id": "w1", "target_stand_ids": ["d", "e"], "dice": {"to_hit": [1, 1]}})
+    applied(t, {**at_section, "weapon_id": "w2", "target_section_ids": ["W1"], "dice": {"to_hit": [1]}})
+
+
+@rule("EP-GEN-07", "EP-ORDER-01")
+def test_a_gate_id_naming_a_destroyed_stand_is_not_a_gate_the_stand_check_is_for_stands(
+    rules_table: TableFactory,
+) -> None:
+    """`gate_id` accepts any existing id and is judged by `not_a_gate` (§2, version 1.1); only an acting
+    stand is refused `stand_destroyed`."""
+    t = rules_table("epic")
+    section(t, "W1")
+    stand(t, "goff", side="defender", caf=2, location=on("W1"))
+    stand(t, "csm", caf=0, location=at_foot("W1"))
+    order(t, "csm", "charge")
+    advance(t)
+    t.send({"type": "climb", "stand_id": "csm", "section_id": "W1"})
+    advance_to(t, "close_combat")
+    t.send(
+        {
+            "type": "assault",
+            "stand_id": "csm",
+            "section_id": "W1",
+            "dice": {"attacker": [1, 1], "defender": [6, 6]},
+        }
+    )
+    advance_to(t, "orders")
+    assert rejected(t, {"type": "give_order", "gate_id": "csm", "order": "charge"}) == "not_a_gate"
+    assert rejected(t, {"type": "give_order", "stand_id": "csm", "order": "charge"}) == "stand_destroyed"
