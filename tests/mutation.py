@@ -63,9 +63,20 @@ class Row:
 HEADER = ["module", "killed", "survived", "no tests", "timeout", "other", "equivalent", "score", "measured"]
 
 
-def mutant_glob(module: str) -> str:
+def mutant_globs(module: str) -> list[str]:
     """`rules/pathfinder/blast.py` → `rules.pathfinder.blast.*`; a folder → every module below it."""
-    return f"{dotted(module)}.*"
+    if module.endswith(".py"):
+        return [f"{prefix}*" for prefix in own_prefixes(module)]
+    return [f"{dotted(module)}.*"]
+
+
+def own_prefixes(path: str) -> tuple[str, ...]:
+    """How the names of one file's mutants begin. mutmut names a package's `__init__.py` mutants after the
+    package (`rules.epic.x_initial_state__mutmut_4`, `rules.epic.xǁClassǁmethod__mutmut_1`), so its prefix
+    alone would also take in every submodule's."""
+    if path.endswith("/__init__.py"):
+        return (f"{dotted(path)}.x_", f"{dotted(path)}.xǁ")
+    return (f"{dotted(path)}.",)
 
 
 def equivalents(doc: str) -> dict[str, str]:
@@ -75,8 +86,9 @@ def equivalents(doc: str) -> dict[str, str]:
 
 
 def dotted(path: str) -> str:
-    """`rules/pathfinder/blast.py` → `rules.pathfinder.blast`, the prefix of its mutants' names."""
-    return path.removesuffix(".py").strip("/").replace("/", ".")
+    """`rules/pathfinder/blast.py` → `rules.pathfinder.blast`, the prefix of its mutants' names (a package's
+    `__init__.py` → the package's name, which mutmut gives its mutants)."""
+    return path.removesuffix(".py").removesuffix("/__init__").strip("/").replace("/", ".")
 
 
 def classify(name: str, code: int | None, listed: dict[str, str]) -> str:
@@ -113,8 +125,8 @@ def measure(module: str | None, listed: dict[str, str]) -> tuple[list[Row], list
                 measured=datetime.date.fromtimestamp(meta.stat().st_mtime).isoformat(),  # its last result
             )
         )
-        prefix = dotted(path) + "."
-        stale += [n for n in listed if n.startswith(prefix) and codes.get(n, -1) not in SURVIVED]
+        own = own_prefixes(path)
+        stale += [n for n in listed if n.startswith(own) and codes.get(n, -1) not in SURVIVED]
     return rows, stale
 
 
@@ -212,7 +224,7 @@ def main() -> None:
         # mutmut maps tests to the functions they reach once, and keeps the map: a test changed since
         # would go unused on the very module it was written for
         (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
-    subprocess.run(run + ([mutant_glob(args.module)] if args.module else []), cwd=ROOT, check=True)
+    subprocess.run(run + (mutant_globs(args.module) if args.module else []), cwd=ROOT, check=True)
     write(args.module, "make mutation" + (f" MODULE={args.module}" if args.module else ""))
 
 

@@ -3,7 +3,17 @@ other rows (a rewrite of the lines above the table lost their provenance), a who
 
 from __future__ import annotations
 
-from tests.mutation import BEGIN, END, HEADER, kept_rows, provenance, render, said_after
+from tests.mutation import (
+    BEGIN,
+    END,
+    HEADER,
+    kept_rows,
+    mutant_globs,
+    own_prefixes,
+    provenance,
+    render,
+    said_after,
+)
 
 ROW = ["`rules/dice.py`", "10", "0", "0", "0", "0", "1", "1.00", "2026-12-01"]
 
@@ -48,3 +58,12 @@ def test_a_whole_run_says_alone_where_every_row_comes_from() -> None:
 
 def test_a_document_without_the_table_has_nothing_above_it() -> None:
     assert provenance("# Mutation\n") == []
+
+
+def test_a_modules_mutants_are_named_after_it_and_a_packages_own_after_the_package() -> None:
+    assert mutant_globs("rules/pathfinder/blast.py") == ["rules.pathfinder.blast.*"]
+    assert mutant_globs("rules/epic/") == ["rules.epic.*"]
+    # mutmut names rules/epic/__init__.py's mutants rules.epic.x_...: rules.epic.__init__.* named none
+    assert mutant_globs("rules/epic/__init__.py") == ["rules.epic.x_*", "rules.epic.xǁ*"]
+    assert own_prefixes("rules/epic/__init__.py") == ("rules.epic.x_", "rules.epic.xǁ")
+    assert not "rules.epic.checks.x_check__mutmut_1".startswith(own_prefixes("rules/epic/__init__.py"))
