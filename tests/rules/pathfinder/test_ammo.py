@@ -238,3 +238,26 @@ def test_wooden_engines_and_structures_within_five_feet_keep_burning_in_the_stat
     assert find(state, "engines", "wood")["conditions"] == ["on_fire"]
     assert find(state, "engines", "iron")["conditions"] == []
     assert find(state, "structures", "gate")["conditions"] == ["on_fire"]
+
+
+@pytest.mark.rule("PF-AMMO-02", "PF-GEN-09")
+def test_a_natural_twenty_saves_and_a_natural_one_fails_whatever_the_total(rules_table: TableFactory) -> None:
+    """Reflex DC 20 at 10 ft: `low` (ref −2) rolls a natural 20, total 18, and takes nothing; `high`
+    (ref +19) rolls a natural 1, total 20, and takes half of 13."""
+    t = lobbing(
+        rules_table,
+        "alchemists_fire",
+        creature("low", hp=30, y=22, saves={"ref": -2}),
+        creature("high", hp=30, x=1, y=22, saves={"ref": 19}),
+    )
+    shot = applied(t, fire("lc", {"targeting": [10], "damage": [4, 4, 4, 1], "save": [20, 1]}))
+    assert [
+        (
+            e["entity_id"],
+            e["save"]["natural"],
+            e["save"]["total"],
+            e["save"]["success"],
+            e["damage_after_save"],
+        )
+        for e in shot["effects"]
+    ] == [("low", 20, 18, True, 0), ("high", 1, 20, False, 6)]
