@@ -1,0 +1,30 @@
+"""The fold's own checks (rules/fold.py): entries in version order, and a refusal that names what is behind
+it (DESIGN §5: a rejection carries `reason` and `detail`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.fold import Entry, step
+from tests.harness import RulesTable
+
+
+def test_an_entry_out_of_order_is_refused_naming_the_version_expected() -> None:
+    table = RulesTable("pathfinder")
+    table.send({"type": "advance_round"})
+    head = table.battle  # version 2
+    for version in (1, 2, 4):
+        entry = Entry(version=version, type="advance_round", data={}, dice={})
+        with pytest.raises(ValueError, match=rf"^fold expected version 3, got {version}$"):
+            step(head, entry, table.seeds)
+
+
+@pytest.mark.parametrize("ruleset", ["pathfinder", "epic"])
+def test_an_unknown_command_is_rejected_with_its_type_as_detail(ruleset: str) -> None:
+    outcome = RulesTable(ruleset).send({"type": "fly"})
+    assert (outcome["status"], outcome["reason"], outcome["detail"]) == (
+        "rejected",
+        "unknown_command",
+        {"command": "fly"},
+    )
+    assert outcome["result"] is None and outcome["rolls"] == [] and outcome["changes"] == []
