@@ -5,8 +5,20 @@ from __future__ import annotations
 
 import pytest
 
-from rules.fold import Entry, step
+from rules.fold import BATTLE_CREATED, Entry, Seeds, step
 from tests.harness import RulesTable
+
+SEEDS = Seeds(server_seed=bytes(32))
+CREATED = {"ruleset": "pathfinder", "dice_commitment": "", "client_seed": "", "name": None}
+
+
+def test_a_history_starts_with_battle_created_at_version_1() -> None:
+    battle, outcome = step(None, Entry(version=1, type=BATTLE_CREATED, data=CREATED, dice={}), SEEDS)
+    assert (battle.version, outcome["status"]) == (1, "applied")
+    for version, kind in ((2, BATTLE_CREATED), (1, "advance_round"), (2, "advance_round")):
+        data = CREATED if kind == BATTLE_CREATED else {}
+        with pytest.raises(ValueError, match=r"^a battle's history starts with battle_created at version 1$"):
+            step(None, Entry(version=version, type=kind, data=data, dice={}), SEEDS)
 
 
 def test_an_entry_out_of_order_is_refused_naming_the_version_expected() -> None:
