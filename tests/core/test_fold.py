@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from rules.errors import UnfoldableRules
 from rules.fold import BATTLE_CREATED, Entry, Seeds, step
+from rules.registry import get_ruleset
 from tests.harness import RulesTable
 
 SEEDS = Seeds(server_seed=bytes(32))
@@ -40,3 +42,24 @@ def test_an_unknown_command_is_rejected_with_its_type_as_detail(ruleset: str) ->
         {"command": "fly"},
     )
     assert outcome["result"] is None and outcome["rolls"] == [] and outcome["changes"] == []
+
+
+def test_a_battle_created_without_a_rules_version_is_pinned_to_the_current_one() -> None:
+    battle, _ = step(None, Entry(version=1, type=BATTLE_CREATED, data=CREATED, dice={}), SEEDS)
+    assert battle.rules_version == get_ruleset("pathfinder").rules_version
+
+
+@pytest.mark.parametrize("ruleset", ["pathfinder", "epic"])
+def test_a_battle_pinned_to_rules_this_release_does_not_fold_is_refused_as_such(ruleset: str) -> None:
+    """DESIGN §3.5: never folded with other rules; the refusal names the ruleset, the version pinned and
+    those this release folds."""
+    data = {**CREATED, "ruleset": ruleset, "rules_version": "0.0-never"}
+    with pytest.raises(
+        UnfoldableRules, match=rf"^the battle needs rules version 0\.0-never of {ruleset}$"
+    ) as refused:
+        step(None, Entry(version=1, type=BATTLE_CREATED, data=data, dice={}), SEEDS)
+    assert (refused.value.ruleset, refused.value.rules_version, refused.value.supported) == (
+        ruleset,
+        "0.0-never",
+        get_ruleset(ruleset).rules_versions,
+    )
