@@ -44,9 +44,16 @@ def test_an_unknown_command_is_rejected_with_its_type_as_detail(ruleset: str) ->
     assert outcome["result"] is None and outcome["rolls"] == [] and outcome["changes"] == []
 
 
-def test_a_battle_created_without_a_rules_version_is_pinned_to_the_current_one() -> None:
-    battle, _ = step(None, Entry(version=1, type=BATTLE_CREATED, data=CREATED, dice={}), SEEDS)
-    assert battle.rules_version == get_ruleset("pathfinder").rules_version
+def test_a_battle_created_with_its_ruleset_alone_takes_the_current_rules_and_no_commitment() -> None:
+    battle, _ = step(
+        None, Entry(version=1, type=BATTLE_CREATED, data={"ruleset": "pathfinder"}, dice={}), SEEDS
+    )
+    ruleset = get_ruleset("pathfinder")
+    assert (battle.rules_version, battle.dice_commitment, battle.options) == (
+        ruleset.rules_version,
+        "",
+        ruleset.default_options,
+    )
 
 
 @pytest.mark.parametrize("ruleset", ["pathfinder", "epic"])
