@@ -17,6 +17,7 @@ from tests.rules.pathfinder.given import (
     crew,
     effect,
     engine,
+    find,
     fire,
     rejected,
     setup,
@@ -206,3 +207,57 @@ def test_plague_and_smoke_strike_the_landing_square_s_creatures_at_zero_feet(
     smoke = lobbing(rules_table, "smoke_shot", creature("in", hp=30, y=20), creature("ring", hp=30, y=21))
     shot = applied(smoke, fire("lc", {"targeting": [10], "damage": [3, 4]}))
     assert rows(shot) == [("in", "target", 0, 7, [])]
+
+
+@pytest.mark.rule("PF-AMMO-02", "PF-GEN-11")
+def test_wooden_engines_and_structures_within_five_feet_keep_burning_in_the_state(
+    rules_table: TableFactory,
+) -> None:
+    """Conditions are tags the state records (PF-GEN-11): the wooden engine and the wooden gate within 5 ft
+    of the landing square carry `on_fire` afterwards; the iron cannon beside them carries nothing."""
+    t = lobbing(
+        rules_table,
+        "alchemists_fire",
+        engine("wood", "ballista_light", y=20),
+        engine("iron", "cannon", x=1, y=20),
+        {
+            "type": "add_structure",
+            "id": "gate",
+            "kind": "gate",
+            "material": "wood",
+            "size": "L",
+            "position": at(0, 21),
+        },
+    )
+    shot = applied(t, fire("lc", {"targeting": [10], "damage": [1, 1, 1, 1]}))
+    assert [(e["entity_id"], e["conditions_added"]) for e in shot["effects"]] == [
+        ("wood", ["on_fire"]),
+        ("gate", ["on_fire"]),
+    ]
+    state = t.state()
+    assert find(state, "engines", "wood")["conditions"] == ["on_fire"]
+    assert find(state, "engines", "iron")["conditions"] == []
+    assert find(state, "structures", "gate")["conditions"] == ["on_fire"]
+
+
+@pytest.mark.rule("PF-AMMO-02", "PF-GEN-09")
+def test_a_natural_twenty_saves_and_a_natural_one_fails_whatever_the_total(rules_table: TableFactory) -> None:
+    """Reflex DC 20 at 10 ft: `low` (ref −2) rolls a natural 20, total 18, and takes nothing; `high`
+    (ref +19) rolls a natural 1, total 20, and takes half of 13."""
+    t = lobbing(
+        rules_table,
+        "alchemists_fire",
+        creature("low", hp=30, y=22, saves={"ref": -2}),
+        creature("high", hp=30, x=1, y=22, saves={"ref": 19}),
+    )
+    shot = applied(t, fire("lc", {"targeting": [10], "damage": [4, 4, 4, 1], "save": [20, 1]}))
+    assert [
+        (
+            e["entity_id"],
+            e["save"]["natural"],
+            e["save"]["total"],
+            e["save"]["success"],
+            e["damage_after_save"],
+        )
+        for e in shot["effects"]
+    ] == [("low", 20, 18, True, 0), ("high", 1, 20, False, 6)]

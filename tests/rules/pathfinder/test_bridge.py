@@ -104,6 +104,15 @@ def test_four_a_round_counting_earlier_commands_then_the_count_restarts(rules_ta
     assert applied(t, lift("m1", "m2", "m3", "m4"))["progress"] == 2
 
 
+@rule("PF-ASSAULT-05", "PF-TIME-02")
+def test_a_lone_helper_s_count_restarts_with_the_round(rules_table: TableFactory) -> None:
+    t = site(rules_table)
+    applied(t, lift("m1"))
+    applied(t, advance())
+    assert find(t.state(), "engines", "br")["bridge"]["contributors_this_round"] == 0
+    assert applied(t, lift("m2", "m3", "m4", "m5"))["progress"] == 1.25
+
+
 @rule("PF-ASSAULT-05", "PF-DEF-06")
 def test_refusals_in_order(rules_table: TableFactory) -> None:
     t = site(

@@ -102,6 +102,15 @@ def test_three_operators_per_gate_per_round_across_commands(rules_table: TableFa
     assert applied(t, operate("hsg", "p4", "p5", "p6"))["progress"] == 6
 
 
+@rule("PF-STRUCT-08", "PF-TIME-02")
+def test_a_lone_operator_s_count_restarts_with_the_round(rules_table: TableFactory) -> None:
+    t = yard(rules_table)
+    applied(t, operate("hsg", "p1"))
+    applied(t, advance())
+    assert find(t.state(), "structures", "hsg")["gate_operators_this_round"] == 0
+    assert applied(t, operate("hsg", "p2", "p3", "p4"))["progress"] == 4
+
+
 @rule("PF-STRUCT-08")
 def test_no_more_contributors_than_the_progress_still_needed(rules_table: TableFactory) -> None:
     t = yard(rules_table)

@@ -482,7 +482,7 @@ def inside(cid: str, host: str, level: str | None = None, **fields: Any) -> dict
     return creature(cid, y=1, inside=where, **fields)
 
 
-@rule("PF-ASSAULT-10", "PF-DEF-06", "PF-GEN-11", "PF-ASSAULT-01")
+@rule("PF-ASSAULT-10", "PF-DEF-06", "PF-GEN-11", "PF-ASSAULT-01", "PF-CREW-01")
 def test_a_rammed_tower_collapses_on_everyone_inside(rules_table: TableFactory) -> None:
     t = rammers(
         rules_table,
@@ -500,6 +500,8 @@ def test_a_rammed_tower_collapses_on_everyone_inside(rules_table: TableFactory) 
     assert [find(state, "creatures", c)["conditions"] for c in ("low", "high")] == [["cave_in"], ["cave_in"]]
     assert find(state, "creatures", "pusher")["crewing"] is None
     assert find(state, "engines", "st")["destroyed"] is True
+    # PF-CREW-01: only the destroyed engine's crew is released; the ram's crew still crews it
+    assert [find(state, "creatures", c)["crewing"] for c in RAMMERS] == ["lr"] * len(RAMMERS)
 
 
 @rule("PF-ASSAULT-10", "PF-DIRECT-04")

@@ -209,6 +209,20 @@ def test_untrained_skills_cannot_fix_a_disabled_engine(rules_table: TableFactory
     assert applied(t, repair("lc", "oaf", "disabled", 19))["success"] is False
 
 
+@pytest.mark.rule("PF-REPAIR-03", "PF-GEN-13")
+def test_one_rank_of_knowledge_engineering_is_training_enough_against_dc_20(
+    rules_table: TableFactory,
+) -> None:
+    t = workshop(
+        rules_table,
+        engine("lc", "catapult_light"),
+        creature("novice", skills={"knowledge_engineering": skill(1, 3)}),
+    )
+    disabled(t, "lc")
+    result = applied(t, repair("lc", "novice", "disabled", 17, skill="knowledge_engineering"))
+    assert (result["dc"], result["check"]["total"], result["success"]) == (20, 20, True)
+
+
 @pytest.mark.rule("PF-REPAIR-04", "PF-TIME-02", "PF-TIME-04")
 def test_a_repairer_spends_a_full_round_and_is_then_busy(rules_table: TableFactory) -> None:
     t = workshop(
