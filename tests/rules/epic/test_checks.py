@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import TableFactory
+from tests.harness import Table
 from tests.rules.epic.given import (
     INSIDE,
     advance,
@@ -261,8 +262,9 @@ def test_setup_commands_and_advance_phase_are_accepted_in_any_phase(rules_table:
         stand(t, f"s{n}", location=at_foot(f"W{n}"))
 
 
-@rule("EP-GEN-07")
-def test_a_destroyed_stand_cannot_act_and_that_is_checked_after_the_phase(rules_table: TableFactory) -> None:
+def csm_destroyed_assaulting(rules_table: TableFactory) -> Table:
+    """A battle in its close combat phase where the attacker's stand `csm` has just lost its assault on the
+    wall section W1 (dice 1+1 against 6+6) and is destroyed."""
     t = rules_table("epic")
     section(t, "W1")
     stand(t, "goff", side="defender", caf=2, location=on("W1"))
@@ -279,6 +281,12 @@ def test_a_destroyed_stand_cannot_act_and_that_is_checked_after_the_phase(rules_
             "dice": {"attacker": [1, 1], "defender": [6, 6]},
         }
     )
+    return t
+
+
+@rule("EP-GEN-07")
+def test_a_destroyed_stand_cannot_act_and_that_is_checked_after_the_phase(rules_table: TableFactory) -> None:
+    t = csm_destroyed_assaulting(rules_table)
     assert rejected(t, {"type": "give_order", "stand_id": "csm", "order": "charge"}) == "wrong_phase"
     advance_to(t, "orders")
     assert rejected(t, {"type": "give_order", "stand_id": "csm", "order": "charge"}) == "stand_destroyed"
@@ -369,22 +377,7 @@ def test_a_gate_id_naming_a_destroyed_stand_is_not_a_gate_the_stand_check_is_for
 ) -> None:
     """`gate_id` accepts any existing id and is judged by `not_a_gate` (§2, version 1.1); only an acting
     stand is refused `stand_destroyed`."""
-    t = rules_table("epic")
-    section(t, "W1")
-    stand(t, "goff", side="defender", caf=2, location=on("W1"))
-    stand(t, "csm", caf=0, location=at_foot("W1"))
-    order(t, "csm", "charge")
-    advance(t)
-    t.send({"type": "climb", "stand_id": "csm", "section_id": "W1"})
-    advance_to(t, "close_combat")
-    t.send(
-        {
-            "type": "assault",
-            "stand_id": "csm",
-            "section_id": "W1",
-            "dice": {"attacker": [1, 1], "defender": [6, 6]},
-        }
-    )
+    t = csm_destroyed_assaulting(rules_table)
     advance_to(t, "orders")
     assert rejected(t, {"type": "give_order", "gate_id": "csm", "order": "charge"}) == "not_a_gate"
     assert rejected(t, {"type": "give_order", "stand_id": "csm", "order": "charge"}) == "stand_destroyed"
