@@ -6,6 +6,7 @@ import pytest
 
 from tests.conftest import TableFactory
 from tests.rules.pathfinder.given import (
+    PROFICIENT,
     applied,
     at,
     creature,
@@ -330,3 +331,82 @@ def test_only_those_on_the_upper_storey_fill_it(rules_table: TableFactory) -> No
     applied(table, {"type": "move_creature", "creature_id": "low0", "inside": upper})
     assert rejected(table, {"type": "move_creature", "creature_id": "low1", "inside": upper}) == "tower_full"
     assert rejected(table, creature("late", inside=upper)) == "tower_full"
+
+
+@pytest.mark.rule("PF-FEAT-01")
+@pytest.mark.parametrize(
+    ("skills", "met"),
+    [
+        ({"craft_siege_engine": skill(5, 5), "knowledge_engineering": skill(5, 5)}, True),
+        ({"craft_siege_engine": skill(5, 5), "profession_siege_engineer": skill(1, 1)}, True),
+        ({"craft_siege_engine": skill(5, 5), "knowledge_engineering": skill(4, 9)}, False),
+        ({"craft_siege_engine": skill(5, 5), "knowledge_engineering": skill(0, 9)}, False),
+        ({"craft_siege_engine": skill(4, 9), "knowledge_engineering": skill(5, 5)}, False),
+        ({"craft_siege_engine": skill(4, 9), "profession_siege_engineer": skill(9, 9)}, False),
+        ({"knowledge_engineering": skill(10, 10), "profession_siege_engineer": skill(10, 10)}, False),
+    ],
+)
+def test_siege_commander_needs_five_craft_ranks_and_five_knowledge_or_one_profession(
+    rules_table: TableFactory, skills: dict[str, dict[str, int]], met: bool
+) -> None:
+    """Ranks count, not modifiers: 5 ranks of Craft (siege engine) and 5 of Knowledge (engineering) or 1 of
+    Profession (siege engineer)."""
+    table = rules_table("pathfinder")
+    outcome = table.send(creature("boss", feats=["siege_commander"], skills=skills))
+    assert (outcome["status"], outcome["reason"]) == (
+        ("applied", None) if met else ("rejected", "feat_prerequisite_missing")
+    )
+
+
+@pytest.mark.rule("PF-FEAT-01")
+def test_siege_gunner_and_master_siege_engineer_need_their_ranks_besides_siege_engineer(
+    rules_table: TableFactory,
+) -> None:
+    table = rules_table("pathfinder")
+    engineer = {"bonus_feats": ["siege_engineer"], **PROFICIENT}
+    gunner = creature(
+        "g", feats=["siege_gunner"], skills={"profession_siege_engineer": skill(4, 9)}, **engineer
+    )
+    assert rejected(table, gunner) == "feat_prerequisite_missing"
+    gunner = creature(
+        "g", feats=["siege_gunner"], skills={"knowledge_engineering": skill(10, 10)}, **engineer
+    )
+    assert rejected(table, gunner) == "feat_prerequisite_missing"
+    master = creature(
+        "m", feats=["master_siege_engineer"], skills={"knowledge_engineering": skill(9, 20)}, **engineer
+    )
+    assert rejected(table, master) == "feat_prerequisite_missing"
+    master = creature(
+        "m", feats=["master_siege_engineer"], skills={"profession_siege_engineer": skill(10, 10)}, **engineer
+    )
+    assert rejected(table, master) == "feat_prerequisite_missing"
+    setup(
+        table,
+        creature("g", feats=["siege_gunner"], skills={"profession_siege_engineer": skill(5, 5)}, **engineer),
+        creature(
+            "m", feats=["master_siege_engineer"], skills={"knowledge_engineering": skill(10, 10)}, **engineer
+        ),
+    )
+
+
+@pytest.mark.rule("PF-FEAT-01")
+def test_siege_engineer_needs_five_ranks_in_either_skill(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder")
+    proficient = {"proficiencies": ["trebuchet_light"]}
+    setup(
+        table,
+        creature("k", feats=["siege_engineer"], skills={"knowledge_engineering": skill(5, 5)}, **proficient),
+        creature(
+            "p", feats=["siege_engineer"], skills={"profession_siege_engineer": skill(5, 0)}, **proficient
+        ),
+    )
+    few = {"knowledge_engineering": skill(4, 20), "profession_siege_engineer": skill(4, 20)}
+    assert rejected(table, creature("f", feats=["siege_engineer"], skills=few, **proficient)) == (
+        "feat_prerequisite_missing"
+    )
+
+
+@pytest.mark.rule("PF-FEAT-01", "PF-FEAT-06")
+def test_field_repair_has_no_prerequisite_to_check(rules_table: TableFactory) -> None:
+    table = rules_table("pathfinder")
+    assert applied(table, creature("r", feats=["field_repair"]))["creature_id"] == "r"
