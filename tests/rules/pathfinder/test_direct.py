@@ -77,6 +77,14 @@ def test_a_nonproficient_leader_takes_minus_four(rules_table: TableFactory) -> N
     assert labels(own["roll"]) == {}
 
 
+@pytest.mark.rule("PF-GEN-08", "PF-FEAT-02")
+def test_a_siege_engineer_with_no_proficiency_listed_takes_no_penalty(rules_table: TableFactory) -> None:
+    """The feat alone makes the leader proficient with every engine (a bonus feat, so no prerequisite)."""
+    engineer = {"bonus_feats": ["siege_engineer"], **KNOWS}
+    shot = shoot(ballista(rules_table, engineer), {"attack": [10]})
+    assert (labels(shot["roll"]), shot["roll"]["total"]) == ({}, 10)
+
+
 @pytest.mark.rule("PF-DIRECT-02")
 def test_the_targeting_platform_only_counts_under_its_option(rules_table: TableFactory) -> None:
     platform = {"targeting_platform": True}
