@@ -49,6 +49,8 @@ OWNERS = (
     ("/eventstore/", "eventstore (chain, append script's arguments)"),
     ("/schemas/", "schemas (command schemas)"),
     ("/telemetry/", "telemetry (metrics)"),
+    ("/bench/", "bench (the baseline app)"),
+    # cProfile's own rows for these C functions; a call count sees only Python frames
     ("recv_into", "waiting for the store's reply (not CPU)"),
     ("sendall", "sockets: sending"),
 )
@@ -179,8 +181,8 @@ def _report_calls(service: Counter[str], baseline: Counter[str], count: int) -> 
     total_s, total_b = sum(service.values()) / count, sum(baseline.values()) / count
     ratio = total_s / total_b
     print(f"\nPython calls per request: service {total_s:,.0f}, baseline {total_b:,.0f} ({ratio:.2f} x)")
-    for owner, calls in service.most_common():
-        print(f"  {calls / count:7.1f}  {baseline.get(owner, 0) / count:7.1f}  {owner}")
+    for owner, _ in (service | baseline).most_common():
+        print(f"  {service.get(owner, 0) / count:7.1f}  {baseline.get(owner, 0) / count:7.1f}  {owner}")
 
 
 def _owner(where: str) -> str:

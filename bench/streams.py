@@ -80,8 +80,8 @@ class Listener:
 def measure(bench: Bench, battles: Sequence[tuple[str, str]], seconds: float) -> list[Row]:
     say(f"streams: {STREAMS} open SSE streams over {BATTLES} battles, commands at {RATE:.0f}/s")
     chosen = battles[-BATTLES:]  # not the first: the fold benchmark makes it its hot battle
-    # a token of its own for each stream: a process holds at most SIEGE_MAX_STREAMS_PER_TOKEN (4) streams of
-    # one token, so with the GM's token alone 68 of the 100 streams were refused (8 a battle opened)
+    # a token of its own for each stream: a process holds only SIEGE_MAX_STREAMS_PER_TOKEN streams of one
+    # token, so with the GM's token alone 68 of the 100 streams were refused
     listeners = [
         Listener(battle_id, _observer_token(bench, battle_id, gm), bench.service_url)
         for battle_id, gm in (chosen[n % len(chosen)] for n in range(STREAMS))
@@ -134,13 +134,17 @@ def _observer_token(bench: Bench, battle_id: str, gm_token: str) -> str:
     url = urlsplit(bench.service_url)
     connection = http.client.HTTPConnection(url.hostname or "", url.port, timeout=30)
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {gm_token}"}
-    connection.request("POST", f"/battles/{battle_id}/tokens", body='{"role": "observer"}', headers=headers)
-    response = connection.getresponse()
-    body = json.loads(response.read())
-    connection.close()
+    try:
+        connection.request(
+            "POST", f"/battles/{battle_id}/tokens", body='{"role": "observer"}', headers=headers
+        )
+        response = connection.getresponse()
+        body = response.read()
+    finally:
+        connection.close()
     if response.status != 201:
-        raise RuntimeError(f"POST /battles/{battle_id}/tokens answered {response.status}: {body}")
-    return str(body["token"])
+        raise RuntimeError(f"POST /battles/{battle_id}/tokens answered {response.status}: {body!r}")
+    return str(json.loads(body)["token"])
 
 
 def _send(

@@ -167,11 +167,11 @@ def provenance(doc: str) -> list[str]:
 
 def said_after(doc: str, module: str | None, command: str, today: str) -> list[str]:
     """A whole run measures every row again, so it says alone where they come from; a run of one module
-    adds its line to what the earlier runs said (the other rows are theirs)."""
+    adds its line to what the earlier runs said (the other rows are theirs), in place of its earlier one."""
     line = f"{today}: `{command}`."
     if module is None:
         return [f"Last run {line}"]
-    return [*(kept for kept in provenance(doc) if kept != line), line]
+    return [*(kept for kept in provenance(doc) if not kept.endswith(f"`{command}`.")), line]
 
 
 def render(rows: dict[str, list[str]], said: list[str]) -> str:

@@ -46,6 +46,11 @@ def test_a_run_of_one_module_adds_its_line_and_keeps_the_others() -> None:
     ]
     again = said_after(doc_with(said), "rules/dice.py", "make mutation MODULE=rules/dice.py", "2026-12-03")
     assert again == said  # the same run on the same day is said once
+    later = said_after(doc_with(said), "rules/dice.py", "make mutation MODULE=rules/dice.py", "2026-12-05")
+    assert later == [
+        "Last run 2026-12-01: `make mutation`.",
+        "2026-12-05: `make mutation MODULE=rules/dice.py`.",
+    ]
 
 
 def test_a_whole_run_says_alone_where_every_row_comes_from() -> None:

@@ -23,9 +23,6 @@ CHROMIUM_ARGS = [
 ]
 LAUNCH_TIMEOUT_MS = 30_000
 STEP_TIMEOUT_MS = 20_000
-# an expectation waits as long as a step: Playwright's own 5 s default failed Swagger UI's first render of the
-# whole document on a loaded CI machine (the suite's other xdist worker and its live stack share two cores)
-expect.set_options(timeout=STEP_TIMEOUT_MS)
 
 
 @pytest.fixture(scope="session")
@@ -42,6 +39,9 @@ def chromium() -> str:
 
 @pytest.fixture(scope="session")
 def browser(chromium: str) -> Iterator[Browser]:
+    # an expectation waits as long as a step: Playwright's own 5 s default failed Swagger UI's first render
+    # of the whole document on a loaded CI machine (the other xdist worker and its live stack share two cores)
+    expect.set_options(timeout=STEP_TIMEOUT_MS)
     with sync_playwright() as playwright:
         # launch() gives Chromium a new empty --user-data-dir of its own and deletes it on close
         launched = playwright.chromium.launch(
