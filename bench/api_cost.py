@@ -166,7 +166,7 @@ def _calls(call: Call, requests: list[dict[str, Any]]) -> Counter[str]:
 
     def count(frame: FrameType, event: str, _arg: object) -> None:
         if event == "call":
-            counted[_owner(frame.f_code.co_filename)] += 1
+            counted[owner(frame.f_code.co_filename)] += 1
 
     sys.setprofile(count)
     try:
@@ -185,7 +185,7 @@ def _report_calls(service: Counter[str], baseline: Counter[str], count: int) -> 
         print(f"  {service.get(owner, 0) / count:7.1f}  {baseline.get(owner, 0) / count:7.1f}  {owner}")
 
 
-def _owner(where: str) -> str:
+def owner(where: str) -> str:
     return next((label for marker, label in OWNERS if marker in where), "Python and the standard library")
 
 
@@ -194,7 +194,7 @@ def _report(stats: pstats.Stats, count: int, top: int) -> None:
     rows = stats.stats  # type: ignore[attr-defined]
     total = sum(row[2] for row in rows.values())
     for (path, line, name), row in rows.items():
-        own[_owner(f"{path}:{line}({name})")] += row[2]
+        own[owner(f"{path}:{line}({name})")] += row[2]
     print(f"\nown time by owner under cProfile ({total / count * 1000:.3f} ms a command with its overhead):")
     for owner, seconds in sorted(own.items(), key=lambda item: -item[1]):
         print(f"  {100 * seconds / total:5.1f} %  {owner}")

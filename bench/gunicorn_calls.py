@@ -18,7 +18,7 @@ from collections import Counter
 from types import FrameType
 from typing import Any
 
-from bench.api_cost import _owner
+from bench.api_cost import owner
 from service import gunicorn_conf
 from service.gunicorn_conf import *  # noqa: F403  # the service's own settings and hooks
 
@@ -29,7 +29,7 @@ counted: Counter[str] = Counter()
 def _count(frame: FrameType, event: str, _arg: object) -> None:
     if event == "call":
         where = frame.f_code.co_filename
-        counted["gunicorn" if "site-packages/gunicorn/" in where else _owner(where)] += 1
+        counted["gunicorn" if "site-packages/gunicorn/" in where else owner(where)] += 1
 
 
 def post_worker_init(worker: Any) -> None:

@@ -11,6 +11,7 @@ import pytest
 from rules.build import ID_LENGTH, build
 from rules.declare import WireForm, wire
 from rules.errors import Rejected
+from tests.core.tagged import Far, Near
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -219,17 +220,6 @@ def test_a_field_sent_in_another_shape_is_built_from_that_shape() -> None:
 def test_a_field_sent_in_another_shape_refuses_what_that_shape_refuses(fields: dict[str, Any]) -> None:
     with pytest.raises(Rejected, match="invalid_field"):
         build(Aim, fields)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Near:
-    kind: Literal["near"] = "near"
-    x: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Far:
-    kind: Literal["far"] = "far"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

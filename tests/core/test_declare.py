@@ -33,6 +33,7 @@ from rules.declare import (
     stated_default,
 )
 from rules.registry import get_ruleset
+from tests.core.tagged import Far, Near
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -106,17 +107,6 @@ def test_a_ruleset_derives_its_default_options_from_its_options_record_once_buil
     assert house.default_options == {"tie_rule": "attacker_wins", "capacity": 3} == encode(HouseRules())
     assert epic.default_options == encode(epic.options())
     assert house.rules_versions == (*epic.earlier_versions, epic.rules_version)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Near:
-    kind: Literal["near"] = "near"
-    x: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Far:
-    kind: Literal["far"] = "far"
 
 
 def test_each_field_type_has_the_wire_shape_its_values_take() -> None:
