@@ -181,8 +181,8 @@ def _report_calls(service: Counter[str], baseline: Counter[str], count: int) -> 
     total_s, total_b = sum(service.values()) / count, sum(baseline.values()) / count
     ratio = total_s / total_b
     print(f"\nPython calls per request: service {total_s:,.0f}, baseline {total_b:,.0f} ({ratio:.2f} x)")
-    for owner, _ in (service | baseline).most_common():
-        print(f"  {service.get(owner, 0) / count:7.1f}  {baseline.get(owner, 0) / count:7.1f}  {owner}")
+    for who, _ in (service | baseline).most_common():
+        print(f"  {service.get(who, 0) / count:7.1f}  {baseline.get(who, 0) / count:7.1f}  {who}")
 
 
 def owner(where: str) -> str:
@@ -196,8 +196,8 @@ def _report(stats: pstats.Stats, count: int, top: int) -> None:
     for (path, line, name), row in rows.items():
         own[owner(f"{path}:{line}({name})")] += row[2]
     print(f"\nown time by owner under cProfile ({total / count * 1000:.3f} ms a command with its overhead):")
-    for owner, seconds in sorted(own.items(), key=lambda item: -item[1]):
-        print(f"  {100 * seconds / total:5.1f} %  {owner}")
+    for who, seconds in sorted(own.items(), key=lambda item: -item[1]):
+        print(f"  {100 * seconds / total:5.1f} %  {who}")
     print(f"\nthe {top} functions with the most own time:")
     stats.sort_stats("tottime").print_stats(top)
 
