@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.sites import Site, static_site
 from tests.fixtures.processes import LiveService
-from tests.processes.client import call
+from tests.processes.client import call, send
 
 pytestmark = [
     pytest.mark.slow,
@@ -493,4 +493,44 @@ def test_a_gm_and_two_sides_play_a_scattered_catapult_shot(
         page, seen, [gm_token, state["world"]["observerToken"], bea.split(":", 1)[1], gus.split(":", 1)[1]]
     )
     loaded_only_the_logic(module, seen)
+    assert seen.errors == []
+
+
+def test_an_outcome_arriving_while_the_gm_types_keeps_the_form_as_it_was(
+    page: Page, module: Module, live_service: LiveService
+) -> None:
+    """The panel is drawn again whenever an outcome arrives; the command being typed keeps its values, its
+    opened "More fields" and the input that had the focus (a redraw once closed them under a typing user)."""
+    seen = opened(page, module)
+    world(page, [("gm", True, "en")])
+    create(page, live_service, "pathfinder", "Typing")
+    state = settings(page)
+    battle_id, gm_token = state["world"]["battleId"], state["clients"]["gm"]["gmToken"]
+    scope = f"{panel(page, 'gm')} [data-collection=battle]"
+    page.locator(f'{scope} button[data-action=open][data-type="add_creature"]').click()
+    form = f"{panel(page, 'gm')} form[data-form=command]"
+    fill(page, form, {"id": "c1"})
+    typing = page.locator(f'{form} [name="proficiencies"]')
+    more = typing.locator("xpath=ancestor::details[1]")  # "More fields"
+    more.locator("summary").click()
+    typing.fill("siege")
+    typing.focus()
+
+    elsewhere = {
+        "type": "add_creature",
+        "id": "c9",
+        "size": "M",
+        "ac": 10,
+        "hp": 10,
+        "position": {"x": 5, "y": 5},
+        "side": "garrison",
+    }
+    assert send(live_service, battle_id, gm_token, elsewhere).status == 202
+    expect(page.locator(f'{panel(page, "gm")} [data-entity="c9"]')).to_have_count(1)  # drawn again
+
+    assert more.evaluate("(details) => details.open")
+    expect(typing).to_be_visible()
+    expect(typing).to_be_focused()
+    assert typing.input_value() == "siege"
+    assert page.locator(f'{form} [name="id"]').input_value() == "c1"
     assert seen.errors == []

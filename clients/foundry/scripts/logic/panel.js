@@ -398,7 +398,16 @@ export class Panel {
     // what was typed survives a redraw (an outcome from the stream, a preview's odds)
     const kept = this.#typedNow();
     if (!typed && this.form && kept.command?.type === this.form.type) typed = kept.command.inputs;
-    this.#draw(typed);
+    // so do the form's opened parts and the focused input: a redraw must not close what the user opened
+    const same = Boolean(this.form && kept.command?.type === this.form.type);
+    const opened = new Set(same ? [...this.root.querySelectorAll("form[data-form=command] details[open][data-part]")].map((d) => /** @type {HTMLElement} */ (d).dataset.part) : []);
+    const active = document.activeElement;
+    const focused = same && active instanceof HTMLElement && active.closest("form[data-form=command]") && this.root.contains(active) ? active.getAttribute("name") : null;
+    this.#draw(typed, opened);
+    if (focused) {
+      const again = this.root.querySelector(`form[data-form=command] [name="${CSS.escape(focused)}"]`);
+      if (again instanceof HTMLElement) again.focus();
+    }
     for (const element of this.root.querySelectorAll("form[data-form]:not([data-form=command]) [name]")) {
       const form = /** @type {HTMLElement} */ (element.closest("form")).dataset.form ?? "";
       const value = kept[form]?.inputs[/** @type {HTMLInputElement} */ (element).name];
@@ -422,8 +431,11 @@ export class Panel {
     return kept;
   }
 
-  /** @param {Record<string, string>} [typed] */
-  #draw(typed) {
+  /**
+   * @param {Record<string, string>} [typed]
+   * @param {Set<string | undefined>} [opened] the command form's parts drawn open
+   */
+  #draw(typed, opened = new Set()) {
     const t = this.t;
     const role = this.role;
     const parts = [];
@@ -435,7 +447,7 @@ export class Panel {
     }
     parts.push(this.#headerHtml(role, this.model));
     if (role.kind === "observer" && !this.options.isGM) parts.push(this.#passHtml());
-    if (this.form) parts.push(this.#formHtml(this.form, typed));
+    if (this.form) parts.push(this.#formHtml(this.form, typed, opened));
     for (const group of this.model.groups) {
       if (group.entities.length === 0) continue;
       const title = term(t, `SIEGE.Collection.${group.collection}`, group.collection);
@@ -523,17 +535,18 @@ export class Panel {
   /**
    * @param {Form} form
    * @param {Record<string, string>} [typed]
+   * @param {Set<string | undefined>} [opened]
    */
-  #formHtml(form, typed) {
+  #formHtml(form, typed, opened = new Set()) {
     const t = this.t;
     const required = form.fields.filter((field) => field.required && field.name !== "dice");
     const optional = form.fields.filter((field) => !field.required && field.name !== "dice");
     const dice = form.fields.find((field) => field.name === "dice");
     const more = optional.length
-      ? `<details><summary>${escape(t.localize("SIEGE.Form.more"))}</summary>${optional.map((f) => fieldHtml(f, t, typed)).join("")}</details>`
+      ? `<details data-part="more"${opened.has("more") ? " open" : ""}><summary>${escape(t.localize("SIEGE.Form.more"))}</summary>${optional.map((f) => fieldHtml(f, t, typed)).join("")}</details>`
       : "";
     const diceHtml = dice?.fields?.length
-      ? `<details class="siege-dice-fields"><summary>${escape(t.localize("SIEGE.Form.dice"))}</summary>${dice.fields.map((f) => fieldHtml(f, t, typed)).join("")}</details>`
+      ? `<details class="siege-dice-fields" data-part="dice"${opened.has("dice") ? " open" : ""}><summary>${escape(t.localize("SIEGE.Form.dice"))}</summary>${dice.fields.map((f) => fieldHtml(f, t, typed)).join("")}</details>`
       : "";
     return `<form class="siege-command" data-form="command" data-type="${escape(form.type)}"><h3>${escape(commandName(t, form.type))}</h3>
       <p class="siege-doc">${escape(form.doc ?? "")}</p>${required.map((f) => fieldHtml(f, t, typed)).join("")}${more}${diceHtml}
