@@ -87,8 +87,7 @@ def decode(tp: Any, data: JSON) -> Any:
         _, val = get_args(tp) or (str, Any)
         return {k: decode(val, v) for k, v in data.items()}
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        hints = _hints(tp)
-        kwargs = {f.name: decode(hints[f.name], data[f.name]) for f in _fields(tp) if f.name in data}
+        kwargs = {name: decode(hint, data[key]) for name, key, hint in _members(tp) if key in data}
         return tp(**kwargs)
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return tp(data)
@@ -121,8 +120,10 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 @cache
-def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
-    return dataclasses.fields(cls)
+def _members(cls: type) -> tuple[tuple[str, str, Any], ...]:
+    """Each field's (name, member name it is written under, type): what `encode` wrote, read back."""
+    hints = _hints(cls)
+    return tuple((f.name, f.metadata.get(JSON_NAME, f.name), hints[f.name]) for f in dataclasses.fields(cls))
 
 
 def _abc_sequence() -> Any:
