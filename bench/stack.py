@@ -34,7 +34,9 @@ def running(data_dir: Path, workers: int, log_path: Path) -> Iterator[Bench]:
     api_key = secrets.token_urlsafe(16)
     with EmbeddedServer(data_dir) as server, log_path.open("ab") as log:
         # a budget no load here reaches: still counted on every request, as in production, never a 429
-        env = {**child_env(server.url, server.url, api_key), "SIEGE_RATE_LIMIT": BENCH_RATE_LIMIT}
+        # both of them: each token's and the one every token of a battle shares (the one-battle scenarios)
+        budgets = {"SIEGE_RATE_LIMIT": BENCH_RATE_LIMIT, "SIEGE_BATTLE_RATE_LIMIT": BENCH_RATE_LIMIT}
+        env = {**child_env(server.url, server.url, api_key), **budgets}
         stack = Stack(output=log)
         try:
             bench = Bench(server.url, _url(), _url(), api_key)
