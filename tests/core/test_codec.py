@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 import enum
-import importlib
-import itertools
-import types
+import sys
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,6 +12,10 @@ from typing import Literal
 import pytest
 
 from rules.codec import JSON_NAME, decode, encode
+from rules.epic import results as epic_results
+from rules.epic import state as epic_state
+from rules.pathfinder import results as pf_results
+from rules.pathfinder import state as pf_state
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -99,34 +100,31 @@ def test_a_field_written_under_its_json_name_is_read_back_from_it() -> None:
     assert decode(Moved, encode(moved)) == moved
 
 
-@pytest.mark.parametrize("record", ["rules.epic.results:Moved", "rules.pathfinder.results:EngineRelocated"])
-def test_the_rules_records_written_under_another_name_come_back_whole(record: str) -> None:
-    """The two result records that write `origin` as `from` (epic's move, pathfinder's relocation)."""
-    module, name = record.split(":")
-    cls = getattr(importlib.import_module(module), name)
-    hints = typing.get_type_hints(cls)
-    built = cls(**{f.name: _sample(hints[f.name]) for f in dataclasses.fields(cls)})
-    assert "from" in encode(built)
-    assert decode(cls, encode(built)) == built
-
-
-def _sample(tp: typing.Any) -> typing.Any:
-    """A value of `tp`, each one different enough that a field read from the wrong member shows."""
-    origin = typing.get_origin(tp)
-    if origin in (typing.Union, types.UnionType):
-        return _sample(next(a for a in typing.get_args(tp) if a is not type(None)))
-    if origin is tuple:
-        return (_sample(typing.get_args(tp)[0]),)
-    if origin is Literal:
-        return typing.get_args(tp)[0]
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        hints = typing.get_type_hints(tp)
-        return tp(**{f.name: _sample(hints[f.name]) for f in dataclasses.fields(tp)})
-    n = next(_DISTINCT)
-    return {int: n, str: f"s{n}", bool: True, float: n / 2}[tp]
-
-
-_DISTINCT = itertools.count(1)
+def test_the_rules_records_written_under_another_name_come_back_whole() -> None:
+    """The two result records that write `origin` as `from`: epic's move and pathfinder's relocation."""
+    moved = epic_results.Moved(
+        origin=epic_state.AtFoot(section_id="E1"),
+        to=epic_state.On(section_id="E1"),
+        via="ladder",
+        distance_cm=3,
+        movement_left_cm=7,
+        passengers_moved=("p1",),
+    )
+    relocated = pf_results.EngineRelocated(
+        origin=pf_state.Square(x=1, y=2),
+        to=pf_state.Square(x=3, y=2),
+        distance_ft=10,
+        speed_ft=5,
+        aim_reset=True,
+    )
+    for record in (moved, relocated):
+        if not str(sys.modules[type(record).__module__].__file__).endswith(".py"):
+            # mypyc keeps a compiled record's field types only roughly; decode reads states and options,
+            # which the build keeps interpreted for that (workers/rules_build.hinted_modules)
+            pytest.skip("results are compiled in this build: decode is not called on them")
+        written = encode(record)
+        assert "from" in written and "origin" not in written
+        assert decode(type(record), written) == record
 
 
 class Colour(enum.Enum):
