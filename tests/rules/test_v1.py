@@ -19,11 +19,6 @@ from rules.undo import Rewinder
 from tests.harness import TEST_SEED, Table
 from tests.rules.epic import given as epic
 from tests.rules.pathfinder import given as pf
-from tests.rules.pathfinder.test_disable import battle as disabling
-from tests.rules.pathfinder.test_disable import disable
-from tests.rules.pathfinder.test_dislodge import dislodge
-from tests.rules.pathfinder.test_mishap import firearm
-from tests.rules.pathfinder.test_movement import move, park
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 V1_FILES = sorted(p for version in ("epic-1", "pathfinder-1") for p in (GOLDEN / version).glob("*.jsonl"))
@@ -291,38 +286,38 @@ def test_a_v1_stand_hit_that_saves_is_told_hit() -> None:
 
 @pytest.mark.rule("PF-MOVE-02", "PF-MOVE-05")
 def test_a_v1_engine_moved_is_told_carried_as_cargo_or_under_its_own_speed() -> None:
-    t = park(V1Table, pf.engine("cs", "catapult_standard"), pf.engine("bs", "bombard_standard"))
-    pf.applied(t, move("cs", 50, 50))
+    t = pf.park(V1Table, pf.engine("cs", "catapult_standard"), pf.engine("bs", "bombard_standard"))
+    pf.applied(t, pf.move("cs", 50, 50))
     assert told(t) == "cs moved 375 ft as cargo"
-    pf.applied(t, move("bs", 0, 2, carried=True))
+    pf.applied(t, pf.move("bs", 0, 2, carried=True))
     assert told(t) == "bs moved 10 ft carried"
 
 
 @pytest.mark.rule("PF-MISFIRE-03")
 def test_a_v1_shot_that_explodes_is_told_exploded() -> None:
-    t = firearm(V1Table, {**pf.PROFICIENT, "hp": 40}, broken=True)
+    t = pf.firearm(V1Table, {**pf.PROFICIENT, "hp": 40}, broken=True)
     pf.applied(t, pf.fire("cn", {"attack": [2], "explosion_damage": [6] * 6, "explosion_reflex": [20, 1]}))
     assert told(t) == "cn fired (direct): exploded"
 
 
 @pytest.mark.rule("PF-DISABLE-01")
 def test_a_v1_disable_is_told_when_it_takes_effect_or_that_it_fails() -> None:
-    t = disabling(V1Table, pf.engine("lc", "catapult_light"), pf.engine("lb", "ballista_light"))
-    pf.applied(t, disable("lc", "inoperable", {"disable_rounds": [2, 3], "check": [12]}))
+    t = pf.disabling(V1Table, pf.engine("lc", "catapult_light"), pf.engine("lb", "ballista_light"))
+    pf.applied(t, pf.disable("lc", "inoperable", {"disable_rounds": [2, 3], "check": [12]}))
     assert told(t) == "rogue works 5 rounds to inoperable lc: takes effect at round 6"
     pf.applied(t, pf.advance(6))
-    pf.applied(t, disable("lb", "inoperable", {"disable_rounds": [1, 1], "check": [9]}))
+    pf.applied(t, pf.disable("lb", "inoperable", {"disable_rounds": [1, 1], "check": [9]}))
     assert told(t) == "rogue works 2 rounds to inoperable lb: fails"
 
 
 @pytest.mark.rule("PF-ASSAULT-07")
 def test_a_v1_corvus_dislodged_is_told_holds_dislodged_or_destroyed() -> None:
     t = pf.deployed(V1Table)
-    pf.applied(t, dislodge("def1", "strength", {"check": [20]}))
+    pf.applied(t, pf.dislodge("def1", "strength", {"check": [20]}))
     assert told(t) == "cv holds (24 vs DC 30)"
     pf.applied(t, pf.advance())
-    pf.applied(t, dislodge("drv", "driving", {"check": [18], "save": [14, 15, 3]}, driving_modifier=12))
+    pf.applied(t, pf.dislodge("drv", "driving", {"check": [18], "save": [14, 15, 3]}, driving_modifier=12))
     assert told(t) == "cv dislodged (30 vs DC 30)"
     t = pf.deployed(V1Table)
-    pf.applied(t, dislodge("drv", "driving", {"check": [20], "save": [10, 10, 10]}, driving_modifier=15))
+    pf.applied(t, pf.dislodge("drv", "driving", {"check": [20], "save": [10, 10, 10]}, driving_modifier=15))
     assert told(t) == "cv destroyed (35 vs DC 30)"

@@ -210,3 +210,62 @@ def busy_repairing(table: Table, creature_id: str) -> None:
     repair = {"type": "repair", "engine_id": "wreck", "by": creature_id, "kind": "broken"}
     applied(table, {**repair, "dice": {"check": [15]}})
     applied(table, advance())
+
+
+# the disabler of test_disable, test_checks and test_repair: Disable Device 4 ranks, +10
+ROGUE = {"skills": {"disable_device": skill(4, 10)}}
+
+
+def disabling(rules_table: TableFactory, *entities: dict[str, Any]) -> Table:
+    """A `rogue` (ROGUE) and an `oaf` (no ranks, +20), then the given entities."""
+    t = rules_table("pathfinder")
+    setup(t, creature("rogue", **ROGUE), creature("oaf", skills={"disable_device": skill(0, 20)}), *entities)
+    return t
+
+
+def disable(engine_id: str, mode: str, dice: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+    command = {"type": "disable", "engine_id": engine_id, "by": "rogue", "mode": mode, **fields}
+    return {**command, "dice": dice or {}}
+
+
+def dislodge(by: str, method: str, dice: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    return {
+        "type": "dislodge_corvus",
+        "engine_id": "cv",
+        "by": by,
+        "method": method,
+        "occupant_ids": list(OCCUPANTS),
+        **fields,
+        "dice": dice,
+    }
+
+
+def firearm(
+    rules_table: TableFactory, leader: dict[str, Any], options: dict[str, Any] | None = None, **state: Any
+) -> Table:
+    """A cannon `cn` aimed at `ogre` (hp 60, 8 squares off), crewed by `lead` and `mate` (hp 30)."""
+    t = rules_table("pathfinder", options)
+    setup(
+        t,
+        creature("lead", **leader),
+        creature("mate", hp=30, x=1),
+        creature("ogre", hp=60, y=8),
+        aimed_engine("cn", "cannon", who("ogre"), **state),
+        crew("cn", "lead", "mate"),
+    )
+    return t
+
+
+# the movers of test_movement and test_v1
+HANDS = ("c1", "c2", "c3", "c4")
+
+
+def park(rules_table: TableFactory, *entities: dict[str, Any], **options: Any) -> Table:
+    """Creatures c1…c4 (Medium, speed 30) at (0,0), then the given entities."""
+    t = rules_table("pathfinder", options or None)
+    setup(t, *(creature(c) for c in HANDS), *entities)
+    return t
+
+
+def move(engine_id: str, x: int, y: int, **fields: Any) -> dict[str, Any]:
+    return {"type": "move_engine", "engine_id": engine_id, "to": at(x, y), **fields}

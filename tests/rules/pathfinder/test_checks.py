@@ -12,6 +12,7 @@ from tests.conftest import TableFactory
 from tests.harness import Table
 from tests.rules.pathfinder.given import (
     PROFICIENT,
+    ROGUE,
     advance,
     aim,
     aimed_engine,
@@ -31,7 +32,6 @@ from tests.rules.pathfinder.given import (
 )
 
 SMITH = {"skills": {"craft_siege_engine": skill(1, 5)}}
-ROGUE = {"skills": {"disable_device": skill(4, 10)}}
 MASTER = {
     "feats": ["siege_engineer", "master_siege_engineer"],
     "skills": {"knowledge_engineering": skill(10, 10)},

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tests.conftest import TableFactory
@@ -17,6 +15,8 @@ from tests.rules.pathfinder.given import (
     at,
     creature,
     crew,
+    disable,
+    disabling,
     engine,
     find,
     fire,
@@ -28,23 +28,10 @@ from tests.rules.pathfinder.given import (
     who,
 )
 
-ROGUE = {"skills": {"disable_device": skill(4, 10)}}
-
-
-def battle(rules_table: TableFactory, *entities: dict[str, Any]) -> Table:
-    t = rules_table("pathfinder")
-    setup(t, creature("rogue", **ROGUE), creature("oaf", skills={"disable_device": skill(0, 20)}), *entities)
-    return t
-
-
-def disable(engine_id: str, mode: str, dice: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
-    command = {"type": "disable", "engine_id": engine_id, "by": "rogue", "mode": mode, **fields}
-    return {**command, "dice": dice or {}}
-
 
 @pytest.mark.rule("PF-DISABLE-01", "PF-TIME-03", "PF-TIME-04")
 def test_an_inoperable_engine_is_disabled_when_the_rolled_rounds_end(rules_table: TableFactory) -> None:
-    t = battle(rules_table, engine("lc", "catapult_light"))
+    t = disabling(rules_table, engine("lc", "catapult_light"))
     outcome = t.send(disable("lc", "inoperable", {"disable_rounds": [2, 3], "check": [12]}))
     assert outcome["result"] == {
         "rounds": 5,
@@ -79,7 +66,7 @@ def test_an_inoperable_engine_is_disabled_when_the_rolled_rounds_end(rules_table
 
 @pytest.mark.rule("PF-DISABLE-01", "PF-GEN-06")
 def test_the_rounds_are_drawn_before_the_check(rules_table: TableFactory) -> None:
-    t = battle(rules_table, engine("lc", "catapult_light"))
+    t = disabling(rules_table, engine("lc", "catapult_light"))
     outcome = t.send(disable("lc", "sabotage"))
     assert [(r["slot"], r["source"]) for r in outcome["rolls"]] == [
         ("disable_rounds", "stream"),
@@ -88,13 +75,13 @@ def test_the_rounds_are_drawn_before_the_check(rules_table: TableFactory) -> Non
     ]
     rounds = outcome["rolls"][0]["value"] + outcome["rolls"][1]["value"]
     assert outcome["result"]["rounds"] == rounds
-    short = battle(rules_table, engine("lc", "catapult_light"))
+    short = disabling(rules_table, engine("lc", "catapult_light"))
     assert rejected(short, disable("lc", "sabotage", {"disable_rounds": [2]})) == "dice_count_mismatch"
 
 
 @pytest.mark.rule("PF-DISABLE-01", "PF-TIME-03")
 def test_a_failed_attempt_takes_no_effect_but_the_rounds_are_spent(rules_table: TableFactory) -> None:
-    t = battle(rules_table, engine("lc", "catapult_light"))
+    t = disabling(rules_table, engine("lc", "catapult_light"))
     failed = applied(t, disable("lc", "inoperable", {"disable_rounds": [4, 4], "check": [9]}))
     assert (failed["rounds"], failed["check"]["total"], failed["success"], failed["effective_at_round"]) == (
         8,
@@ -114,7 +101,7 @@ def test_a_failed_attempt_takes_no_effect_but_the_rounds_are_spent(rules_table: 
 
 @pytest.mark.rule("PF-DISABLE-01", "PF-GEN-13")
 def test_taking_10_still_rolls_the_rounds(rules_table: TableFactory) -> None:
-    t = battle(rules_table, engine("lc", "catapult_light"))
+    t = disabling(rules_table, engine("lc", "catapult_light"))
     outcome = t.send(disable("lc", "sabotage", {"disable_rounds": [1, 2]}, take_10=True))
     result = outcome["result"]
     assert (result["rounds"], result["check"]["natural"], result["check"]["total"], result["success"]) == (
@@ -128,7 +115,7 @@ def test_taking_10_still_rolls_the_rounds(rules_table: TableFactory) -> None:
 
 @pytest.mark.rule("PF-DISABLE-01", "PF-GEN-13")
 def test_disabling_preconditions_in_order(rules_table: TableFactory) -> None:
-    t = battle(
+    t = disabling(
         rules_table,
         engine("gone", "catapult_light", state={"hp": 0}),
         engine("lc", "catapult_light"),
@@ -149,7 +136,7 @@ def test_disabling_preconditions_in_order(rules_table: TableFactory) -> None:
 
 @pytest.mark.rule("PF-DISABLE-01", "PF-TIME-02")
 def test_disabling_is_a_full_round_action(rules_table: TableFactory) -> None:
-    t = battle(
+    t = disabling(
         rules_table, engine("lc", "catapult_light"), engine("lb", "ballista_light"), crew("lb", "rogue")
     )
     applied(t, load("lb", ("rogue", 1)))
@@ -161,7 +148,7 @@ def test_disabling_is_a_full_round_action(rules_table: TableFactory) -> None:
 
 def sabotaged_ballista(rules_table: TableFactory) -> Table:
     """EX-PF-20's setup, sabotaged in round 1 and effective in round 3."""
-    t = battle(
+    t = disabling(
         rules_table,
         creature("a1", **PROFICIENT),
         creature("dummy", ac=10, hp=30, y=4),
@@ -196,7 +183,7 @@ def test_a_sabotaged_engine_works_once_then_fails_minutes_later(rules_table: Tab
 
 @pytest.mark.rule("PF-DISABLE-03")
 def test_a_disabled_engine_cannot_be_loaded_aimed_or_fired_but_can_move(rules_table: TableFactory) -> None:
-    t = battle(
+    t = disabling(
         rules_table,
         creature("c1", **PROFICIENT),
         creature("c2", x=1),

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tests.conftest import TableFactory
 from tests.rules.pathfinder.given import (
-    OCCUPANTS,
     advance,
     applied,
     creature,
     deck,
     deployed,
+    dislodge,
     engine,
     find,
     labels,
@@ -23,18 +21,6 @@ from tests.rules.pathfinder.given import (
 )
 
 rule = pytest.mark.rule
-
-
-def dislodge(by: str, method: str, dice: dict[str, Any], **fields: Any) -> dict[str, Any]:
-    return {
-        "type": "dislodge_corvus",
-        "engine_id": "cv",
-        "by": by,
-        "method": method,
-        "occupant_ids": list(OCCUPANTS),
-        **fields,
-        "dice": dice,
-    }
 
 
 @rule("PF-ASSAULT-07")

@@ -18,6 +18,7 @@ from tests.rules.pathfinder.given import (
     creature,
     crew,
     fire,
+    firearm,
     rejected,
     setup,
     skill,
@@ -26,21 +27,6 @@ from tests.rules.pathfinder.given import (
 )
 
 ENGINEER = {"feats": ["siege_engineer"], "skills": {"knowledge_engineering": skill(5, 5)}, **PROFICIENT}
-
-
-def firearm(
-    rules_table: TableFactory, leader: dict[str, Any], options: dict[str, Any] | None = None, **state: Any
-) -> Table:
-    t = rules_table("pathfinder", options)
-    setup(
-        t,
-        creature("lead", **leader),
-        creature("mate", hp=30, x=1),
-        creature("ogre", hp=60, y=8),
-        aimed_engine("cn", "cannon", who("ogre"), **state),
-        crew("cn", "lead", "mate"),
-    )
-    return t
 
 
 @pytest.mark.rule("PF-MISHAP-01", "PF-MISHAP-02", "PF-GEN-07")

@@ -10,6 +10,7 @@ from tests.conftest import TableFactory
 from tests.harness import Table
 from tests.rules.pathfinder.given import (
     ARMOR,
+    HANDS,
     aimed_engine,
     applied,
     at,
@@ -18,25 +19,14 @@ from tests.rules.pathfinder.given import (
     engine,
     find,
     load,
+    move,
+    park,
     rejected,
     setup,
     square,
 )
 
 rule = pytest.mark.rule
-
-HANDS = ("c1", "c2", "c3", "c4")
-
-
-def park(rules_table: TableFactory, *entities: dict[str, Any], **options: Any) -> Table:
-    """Creatures c1…c4 (Medium, speed 30) at (0,0), then the given entities."""
-    t = rules_table("pathfinder", options or None)
-    setup(t, *(creature(c) for c in HANDS), *entities)
-    return t
-
-
-def move(engine_id: str, x: int, y: int, **fields: Any) -> dict[str, Any]:
-    return {"type": "move_engine", "engine_id": engine_id, "to": at(x, y), **fields}
 
 
 @pytest.mark.rule("PF-MOVE-01", "PF-TIME-02")

@@ -9,6 +9,7 @@ import pytest
 from tests.conftest import TableFactory
 from tests.harness import Table
 from tests.rules.pathfinder.given import (
+    ROGUE,
     advance,
     applied,
     creature,
@@ -22,7 +23,6 @@ from tests.rules.pathfinder.given import (
 
 SMITH = {"skills": {"craft_siege_engine": skill(1, 5), "knowledge_engineering": skill(2, 9)}}
 FIELD_SMITH = {**SMITH, "bonus_feats": ["field_repair"]}
-ROGUE = {"skills": {"disable_device": skill(4, 10)}}
 
 
 def workshop(rules_table: TableFactory, *entities: dict[str, Any], **options: Any) -> Table:
