@@ -500,22 +500,33 @@ def test_an_outcome_arriving_while_the_gm_types_keeps_the_form_as_it_was(
     page: Page, module: Module, live_service: LiveService
 ) -> None:
     """The panel is drawn again whenever an outcome arrives; the command being typed keeps its values, its
-    opened "More fields" and the input that had the focus (a redraw once closed them under a typing user)."""
+    opened "More fields", the focus and the caret (a redraw once closed them under a typing user), and a
+    command opened next starts afresh."""
     seen = opened(page, module)
     world(page, [("gm", True, "en")])
     create(page, live_service, "pathfinder", "Typing")
     state = settings(page)
     battle_id, gm_token = state["world"]["battleId"], state["clients"]["gm"]["gmToken"]
-    scope = f"{panel(page, 'gm')} [data-collection=battle]"
-    page.locator(f'{scope} button[data-action=open][data-type="add_creature"]').click()
+    battle = f"{panel(page, 'gm')} [data-collection=battle]"
+    page.locator(f'{battle} button[data-action=open][data-type="add_creature"]').click()
     form = f"{panel(page, 'gm')} form[data-form=command]"
     fill(page, form, {"id": "c1"})
     typing = page.locator(f'{form} [name="proficiencies"]')
     more = typing.locator("xpath=ancestor::details[1]")  # "More fields"
     more.locator("summary").click()
-    typing.fill("siege")
-    typing.focus()
+    typing.click()
+    page.keyboard.type("sege")
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")  # the caret after the first letter: "s|ege"
 
+    def streaming() -> bool:
+        return any("/stream?ticket=" in url for url in seen.urls)
+
+    for _ in range(400):  # the panel follows the battle before the outcome below is written
+        if streaming():
+            break
+        page.wait_for_timeout(50)
+    assert streaming()
     elsewhere = {
         "type": "add_creature",
         "id": "c9",
@@ -529,8 +540,14 @@ def test_an_outcome_arriving_while_the_gm_types_keeps_the_form_as_it_was(
     expect(page.locator(f'{panel(page, "gm")} [data-entity="c9"]')).to_have_count(1)  # drawn again
 
     assert more.evaluate("(details) => details.open")
-    expect(typing).to_be_visible()
     expect(typing).to_be_focused()
+    page.keyboard.type("i")  # lands where the caret was
     assert typing.input_value() == "siege"
     assert page.locator(f'{form} [name="id"]').input_value() == "c1"
+
+    page.locator(f"{form} button[data-action=close-form]").click()
+    page.locator(f'{battle} button[data-action=open][data-type="add_structure"]').click()
+    fresh = page.locator(f'{form}[data-type="add_structure"] details').first
+    expect(fresh).to_have_count(1)
+    assert not fresh.evaluate("(details) => details.open")
     assert seen.errors == []

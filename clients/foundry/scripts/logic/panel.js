@@ -397,16 +397,20 @@ export class Panel {
   render(typed) {
     // what was typed survives a redraw (an outcome from the stream, a preview's odds)
     const kept = this.#typedNow();
-    if (!typed && this.form && kept.command?.type === this.form.type) typed = kept.command.inputs;
-    // so do the form's opened parts and the focused input: a redraw must not close what the user opened
+    const drawn = this.root.querySelector("form[data-form=command]");
     const same = Boolean(this.form && kept.command?.type === this.form.type);
-    const opened = new Set(same ? [...this.root.querySelectorAll("form[data-form=command] details[open][data-part]")].map((d) => /** @type {HTMLElement} */ (d).dataset.part) : []);
-    const active = document.activeElement;
-    const focused = same && active instanceof HTMLElement && active.closest("form[data-form=command]") && this.root.contains(active) ? active.getAttribute("name") : null;
-    this.#draw(typed, opened);
+    // the open form itself stays in the document unless it is drawn for itself (a variant's kind chosen):
+    // its opened parts, the focused input, the caret, IME and undo history all stay the user's
+    const live = same && !typed && drawn instanceof HTMLFormElement ? drawn : null;
+    if (!typed && same) typed = kept.command?.inputs;
+    // a form drawn again keeps its opened parts and focus at least
+    const opened = new Set(same ? [...this.root.querySelectorAll("form[data-form=command] details[open][data-part]")].flatMap((d) => /** @type {HTMLElement} */ (d).dataset.part ?? []) : []);
+    const active = this.root.ownerDocument.activeElement;
+    const focused = same && !live && active instanceof HTMLElement && drawn?.contains(active) ? active.getAttribute("name") : null;
+    this.#draw(typed, opened, live);
     if (focused) {
       const again = this.root.querySelector(`form[data-form=command] [name="${CSS.escape(focused)}"]`);
-      if (again instanceof HTMLElement) again.focus();
+      if (again instanceof HTMLElement) again.focus({ preventScroll: true });
     }
     for (const element of this.root.querySelectorAll("form[data-form]:not([data-form=command]) [name]")) {
       const form = /** @type {HTMLElement} */ (element.closest("form")).dataset.form ?? "";
@@ -433,9 +437,10 @@ export class Panel {
 
   /**
    * @param {Record<string, string>} [typed]
-   * @param {Set<string | undefined>} [opened] the command form's parts drawn open
+   * @param {Set<string>} [opened] the command form's parts drawn open
+   * @param {HTMLFormElement | null} [live] the command form to keep where it is instead of drawing it
    */
-  #draw(typed, opened = new Set()) {
+  #draw(typed, opened = new Set(), live = null) {
     const t = this.t;
     const role = this.role;
     const parts = [];
@@ -470,7 +475,30 @@ export class Panel {
       parts.push(`<section class="siege-group" data-collection="battle"><h3>${escape(t.localize("SIEGE.Panel.battle"))}</h3><div class="siege-offers">${buttons.join("")}</div></section>`);
     }
     if (role.kind === "gm") parts.push(this.#gmHtml(this.model));
-    this.root.innerHTML = parts.join("");
+    this.#place(parts.join(""), live);
+  }
+
+  /**
+   * The panel's markup in place of the old; a `live` command form is kept in the document (never detached,
+   * so it keeps the focus) and everything around it replaced, its odds only written anew.
+   * @param {string} html
+   * @param {HTMLFormElement | null} live
+   */
+  #place(html, live) {
+    const fresh = this.root.ownerDocument.createElement("template");
+    fresh.innerHTML = html;
+    const nodes = [...fresh.content.childNodes];
+    const at = nodes.findIndex((node) => node instanceof HTMLFormElement && node.dataset.form === "command");
+    if (!live || live.parentNode !== this.root || at < 0) {
+      this.root.replaceChildren(fresh.content);
+      return;
+    }
+    const odds = live.querySelector(".siege-odds");
+    const oddsNow = /** @type {HTMLElement} */ (nodes[at]).querySelector(".siege-odds");
+    if (odds && oddsNow) odds.textContent = oddsNow.textContent;
+    for (const child of [...this.root.childNodes]) if (child !== live) child.remove();
+    live.before(...nodes.slice(0, at));
+    live.after(...nodes.slice(at + 1));
   }
 
   /**
@@ -535,7 +563,7 @@ export class Panel {
   /**
    * @param {Form} form
    * @param {Record<string, string>} [typed]
-   * @param {Set<string | undefined>} [opened]
+   * @param {Set<string>} [opened]
    */
   #formHtml(form, typed, opened = new Set()) {
     const t = this.t;
