@@ -23,7 +23,7 @@ from typing import Any
 
 from werkzeug.test import EnvironBuilder
 
-from bench.stack import BENCH_RATE_LIMIT
+from bench.stack import BENCH_BUDGETS
 from eventstore.embedded import EmbeddedServer
 from launcher.stack import child_env
 
@@ -92,8 +92,7 @@ def _service(redis_url: str, count: int) -> tuple[Call, Callable[[], list[dict[s
     from service.app import create_app  # after the store runs: the app connects lazily, but reads its env
     from service.config import ServiceConfig
 
-    budgets = {"SIEGE_RATE_LIMIT": BENCH_RATE_LIMIT, "SIEGE_BATTLE_RATE_LIMIT": BENCH_RATE_LIMIT}
-    env = {**child_env(redis_url, redis_url, API_KEY), **budgets}
+    env = {**child_env(redis_url, redis_url, API_KEY), **BENCH_BUDGETS}
     app = create_app(ServiceConfig.from_env(env))
     client = app.test_client()
     battles = []

@@ -15,6 +15,8 @@ from launcher.probes import answers_200, free_port, wait_until
 from launcher.stack import Stack, child_env
 
 BENCH_RATE_LIMIT = "100000000 per minute"
+# both budgets: each token's and the one every token of a battle shares (the one-battle scenarios)
+BENCH_BUDGETS = {"SIEGE_RATE_LIMIT": BENCH_RATE_LIMIT, "SIEGE_BATTLE_RATE_LIMIT": BENCH_RATE_LIMIT}
 BASELINE_APP = (
     "bench.baseline_app:app"  # the bare Flask + XADD app the project was given: the floor for ingest
 )
@@ -34,9 +36,7 @@ def running(data_dir: Path, workers: int, log_path: Path) -> Iterator[Bench]:
     api_key = secrets.token_urlsafe(16)
     with EmbeddedServer(data_dir) as server, log_path.open("ab") as log:
         # a budget no load here reaches: still counted on every request, as in production, never a 429
-        # both of them: each token's and the one every token of a battle shares (the one-battle scenarios)
-        budgets = {"SIEGE_RATE_LIMIT": BENCH_RATE_LIMIT, "SIEGE_BATTLE_RATE_LIMIT": BENCH_RATE_LIMIT}
-        env = {**child_env(server.url, server.url, api_key), **budgets}
+        env = {**child_env(server.url, server.url, api_key), **BENCH_BUDGETS}
         stack = Stack(output=log)
         try:
             bench = Bench(server.url, _url(), _url(), api_key)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 import sys
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -100,9 +100,8 @@ def test_a_field_written_under_its_json_name_is_read_back_from_it() -> None:
     assert decode(Moved, encode(moved)) == moved
 
 
-def test_the_rules_records_written_under_another_name_come_back_whole() -> None:
-    """The two result records that write `origin` as `from`: epic's move and pathfinder's relocation."""
-    moved = epic_results.Moved(
+def _moved() -> object:
+    return epic_results.Moved(
         origin=epic_state.AtFoot(section_id="E1"),
         to=epic_state.On(section_id="E1"),
         via="ladder",
@@ -110,21 +109,28 @@ def test_the_rules_records_written_under_another_name_come_back_whole() -> None:
         movement_left_cm=7,
         passengers_moved=("p1",),
     )
-    relocated = pf_results.EngineRelocated(
-        origin=pf_state.Square(x=1, y=2),
-        to=pf_state.Square(x=3, y=2),
-        distance_ft=10,
-        speed_ft=5,
-        aim_reset=True,
+
+
+def _relocated() -> object:
+    square = pf_state.Square
+    return pf_results.EngineRelocated(
+        origin=square(x=1, y=2), to=square(x=3, y=2), distance_ft=10, speed_ft=5, aim_reset=True
     )
-    for record in (moved, relocated):
-        if not str(sys.modules[type(record).__module__].__file__).endswith(".py"):
-            # mypyc keeps a compiled record's field types only roughly; decode reads states and options,
-            # which the build keeps interpreted for that (workers/rules_build.hinted_modules)
-            pytest.skip("results are compiled in this build: decode is not called on them")
-        written = encode(record)
-        assert "from" in written and "origin" not in written
-        assert decode(type(record), written) == record
+
+
+@pytest.mark.parametrize("made", [_moved, _relocated], ids=["epic-move", "pathfinder-relocation"])
+def test_the_rules_records_written_under_another_name_come_back_whole(
+    made: Callable[[], object],
+) -> None:
+    """The two result records that write `origin` as `from`: epic's move and pathfinder's relocation."""
+    record = made()
+    if not str(sys.modules[type(record).__module__].__file__).endswith(".py"):
+        # mypyc keeps a compiled record's field types only roughly; decode reads states and options,
+        # which the build keeps interpreted for that (workers/rules_build.hinted_modules)
+        pytest.skip("results are compiled in this build: decode is not called on them")
+    written = encode(record)
+    assert "from" in written and "origin" not in written
+    assert decode(type(record), written) == record
 
 
 class Colour(enum.Enum):
