@@ -550,4 +550,15 @@ def test_an_outcome_arriving_while_the_gm_types_keeps_the_form_as_it_was(
     fresh = page.locator(f'{form}[data-type="add_structure"] details').first
     expect(fresh).to_have_count(1)
     assert not fresh.evaluate("(details) => details.open")
+
+    side = page.locator(f'{panel(page, "gm")} form[data-form=mint] [name="side"]')  # a form drawn anew
+    side.click()
+    page.keyboard.type("garson")
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")  # "gar|son"
+    assert send(live_service, battle_id, gm_token, {**elsewhere, "id": "c8"}).status == 202
+    expect(page.locator(f'{panel(page, "gm")} [data-entity="c8"]')).to_have_count(1)  # drawn again
+    expect(side).to_be_focused()
+    page.keyboard.type("ri")
+    assert side.input_value() == "garrison"
     assert seen.errors == []

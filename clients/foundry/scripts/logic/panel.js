@@ -405,19 +405,42 @@ export class Panel {
     if (!typed && same) typed = kept.command?.inputs;
     // a form drawn again keeps its opened parts and focus at least
     const opened = new Set(same ? [...this.root.querySelectorAll("form[data-form=command] details[open][data-part]")].flatMap((d) => /** @type {HTMLElement} */ (d).dataset.part ?? []) : []);
-    const active = this.root.ownerDocument.activeElement;
-    const focused = same && !live && active instanceof HTMLElement && drawn?.contains(active) ? active.getAttribute("name") : null;
+    const focused = this.#focusedNow(same, live);
     this.#draw(typed, opened, live);
-    if (focused) {
-      const again = this.root.querySelector(`form[data-form=command] [name="${CSS.escape(focused)}"]`);
-      if (again instanceof HTMLElement) again.focus({ preventScroll: true });
-    }
     for (const element of this.root.querySelectorAll("form[data-form]:not([data-form=command]) [name]")) {
       const form = /** @type {HTMLElement} */ (element.closest("form")).dataset.form ?? "";
       const value = kept[form]?.inputs[/** @type {HTMLInputElement} */ (element).name];
       if (value !== undefined && (element instanceof HTMLInputElement || element instanceof HTMLSelectElement)) {
         if (!(element instanceof HTMLInputElement && element.readOnly)) element.value = value;
       }
+    }
+    if (focused) this.#refocus(focused);
+  }
+
+  /**
+   * The input the user is typing in, in a form the redraw rebuilds: where to put the focus and caret back.
+   * @param {boolean} same whether the command form drawn next is the one open now
+   * @param {HTMLFormElement | null} live the command form kept in the document: its focus never leaves
+   * @returns {{form: string, name: string, start: number | null, end: number | null} | null}
+   */
+  #focusedNow(same, live) {
+    const active = this.root.ownerDocument.activeElement;
+    if (!(active instanceof HTMLInputElement || active instanceof HTMLSelectElement) || !this.root.contains(active)) return null;
+    if (live?.contains(active)) return null;
+    const form = active.form?.dataset.form;
+    if (!form || (form === "command" && !same)) return null;
+    const text = active instanceof HTMLInputElement ? active : null;
+    return { form, name: active.name, start: text?.selectionStart ?? null, end: text?.selectionEnd ?? null };
+  }
+
+  /** @param {{form: string, name: string, start: number | null, end: number | null}} focused */
+  #refocus(focused) {
+    const again = this.root.querySelector(`form[data-form="${CSS.escape(focused.form)}"] [name="${CSS.escape(focused.name)}"]`);
+    if (!(again instanceof HTMLInputElement || again instanceof HTMLSelectElement)) return;
+    again.focus({ preventScroll: true });
+    // text inputs only: a number input has no caret to set (its selectionStart is null)
+    if (again instanceof HTMLInputElement && focused.start !== null && again.selectionStart !== null) {
+      again.setSelectionRange(focused.start, focused.end ?? focused.start);
     }
   }
 
