@@ -14,9 +14,8 @@ from rules.pathfinder.state import Engine, PfState
 def contribute(
     state: PfState, engine: Engine, contributors: tuple[Contribution, ...]
 ) -> tuple[int, list[Event]]:
-    """Per contributor: crew, at most one unit without Master Siege Engineer (two with), actions left."""
-    if len({c.creature_id for c in contributors}) != len(contributors):
-        raise Rejected("invalid_field")
+    """Per contributor: crew, at most one unit without Master Siege Engineer (two with), actions left. A
+    creature named twice never comes here: the command's record refuses it (`unique_by`, invalid_field)."""
     unit = action_unit(state, engine)
     units = 0
     events: list[Event] = []

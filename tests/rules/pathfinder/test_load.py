@@ -86,6 +86,23 @@ def test_with_a_master_siege_engineer_a_unit_is_a_move_action(rules_table: Table
     assert rejected(t, load("lc", ("lead", 1))) == "action_unavailable"
 
 
+@pytest.mark.rule("PF-FEAT-03", "PF-LOAD-02", "PF-TIME-02")
+def test_two_actions_offered_spend_both_of_the_contributor_s_move_actions(rules_table: TableFactory) -> None:
+    t = catapult(rules_table, MASTER)
+    assert applied(t, load("lc", ("lead", 2)))["units_added"] == 2
+    # both of the round's move actions are gone (the second one the standard action), not one
+    assert rejected(t, load("lc", ("lead", 1))) == "action_unavailable"
+    assert applied(t, load("lc", ("mate", 1)))["loaded"] is True
+
+
+@pytest.mark.rule("PF-LOAD-02")
+def test_a_contributor_named_twice_in_one_load_is_refused(rules_table: TableFactory) -> None:
+    # one creature's actions are offered once: listed twice, the load is no single set of contributions
+    t = catapult(rules_table, MASTER)
+    assert rejected(t, load("lc", ("lead", 1), ("lead", 1))) == "invalid_field"
+    assert applied(t, load("lc", ("lead", 1), ("mate", 1)))["units_added"] == 2
+
+
 @pytest.mark.rule("PF-LOAD-03", "PF-AMMO-01")
 def test_incompatible_ammunition_is_refused(rules_table: TableFactory) -> None:
     t = catapult(rules_table)
