@@ -150,7 +150,6 @@ export function formHtml(t, form, odds, typed, opened = new Set()) {
       <div class="siege-offers"><button type="button" data-action="preview">${escape(t.localize("SIEGE.Form.preview"))}</button> <button type="submit">${escape(t.localize("SIEGE.Form.send"))}</button> <button type="button" data-action="close-form">${escape(t.localize("SIEGE.Form.cancel"))}</button></div></form>`;
 }
 
-
 /**
  * @param {Translate} t
  * @param {string} type
