@@ -30,7 +30,8 @@ COPY webhooks ./webhooks
 # the viewer serves clients/js/siege.js through a link in service/viewer_files: the build copies the file
 COPY clients ./clients
 COPY --from=pyodide /npm /tmp/npm
-# then the zip of the Python /verify runs, built from these very sources, beside the checked Pyodide files
+# then the zip of the Python /verify runs, built from these very sources, beside the checked Pyodide files and
+# the msgspec wheel (WebAssembly) pip downloads for it, checked against the same pin
 RUN pip install -c constraints.txt ".[dashboard]" \
     && rm -rf build ./*.egg-info \
     && python -m service.pyodide_runtime /tmp/npm /app/build/verifier \

@@ -17,12 +17,11 @@ import orjson
 # enums) is handed to json.dumps instead, through the TypeError orjson raises for it
 _FAST = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
 _FAST |= orjson.OPT_PASSTHROUGH_SUBCLASS
-_STAND_IN = getattr(orjson, "STAND_IN", False)  # the in-browser verifier's stand-in (replay/in_browser)
+# the in-browser verifier's stand-in (replay/in_browser/orjson.py)
+_STAND_IN = getattr(orjson, "STAND_IN", False)
 
 
 def canonical_json(value: Any) -> str:
-    if _STAND_IN:  # the browser's orjson writes nothing: straight to json.dumps, no exception per value
-        return _json_dumps(value)
     try:
         rendered = orjson.dumps(value, option=_FAST)
     except TypeError:  # orjson.JSONEncodeError: integers past 64 bits, lone surrogates, non-str keys
@@ -37,7 +36,7 @@ def canonical_json(value: Any) -> str:
 def loads(text: str | bytes) -> Any:
     """Read back what `canonical_json` wrote, at orjson's speed (the fold decodes every stored entry)."""
     raw = text.encode() if isinstance(text, str) else text
-    if _STAND_IN:  # the browser's loads is json's, which keeps every integer an int: no digit run to find
+    if _STAND_IN:  # the browser's loads (msgspec's) keeps every integer an int: no digit run to find
         return orjson.loads(raw)
     # orjson reads an integer past 64 bits as a float; json keeps it an int (a digit run in a string only
     # costs the slower path, which reads every value alike)
@@ -56,7 +55,7 @@ _LONG_RUN = b"0" * 19
 
 def _json_dumps(value: Any) -> str:
     """`json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`, its C encoder made
-    once (json.dumps builds one per call: 40 % of a small value's time in the browser, with no orjson)."""
+    once (json.dumps builds one per call: 40 % of a small value's time in the browser)."""
     return "".join(_ENCODE(value, 0)) if _ENCODE is not None else _ENCODER.encode(value)
 
 

@@ -5,6 +5,7 @@
 
 const BASE = new URL("./", import.meta.url); // /verify/static/
 const EXPORT = "/tmp/export.jsonl"; // where a file sent is written, in the worker's own memory file system
+const WHEELS = "/wheels"; // where the runtime's compiled wheels are unpacked (msgspec: the zip's JSON)
 
 let started = null; // {pyodide, entry, about} once ready
 
@@ -16,10 +17,16 @@ async function start() {
   if (missing) throw new Error(missing);
   const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", BASE).href);
   const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", BASE).href, fullStdLib: false });
+  for (const [wheel, expected] of Object.entries(status.pyodide.wheels)) {
+    const bytes = await (await fetch(new URL(`pyodide/${wheel}`, BASE))).arrayBuffer();
+    const sha256 = hex(await crypto.subtle.digest("SHA-256", bytes));
+    if (sha256 !== expected) throw new Error(`${wheel} is not the file the service pins (sha256 ${sha256})`);
+    pyodide.unpackArchive(bytes, "wheel", { extractDir: WHEELS });
+  }
   const zip = await (await fetch(new URL(status.bundle.name, BASE))).arrayBuffer();
   const sha256 = hex(await crypto.subtle.digest("SHA-256", zip)); // of the very bytes this worker runs
   pyodide.unpackArchive(zip, "zip", { extractDir: "/siege" });
-  pyodide.runPython("import sys; sys.path.insert(0, '/siege')");
+  pyodide.runPython(`import sys; sys.path[:0] = ["/siege", "${WHEELS}"]`);
   const entry = pyodide.pyimport("replay.in_browser.entry");
   const about = { ...JSON.parse(entry.about()), sha256, published: status.bundle.sha256, pyodide: pyodide.version };
   // two small exports folded before the reader's: their first run is the slow one (a self-check besides)

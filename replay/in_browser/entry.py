@@ -57,7 +57,7 @@ def about() -> str:
     loaded: dict[str, Any] = {
         name: str(getattr(module, "__file__", None))
         for name, module in sorted(sys.modules.items())
-        if name.split(".")[0] in ("rules", "replay", "eventstore", "orjson", "cloudevents")
+        if name.split(".")[0] in ("rules", "replay", "eventstore", "orjson", "msgspec", "cloudevents")
     }
     return canonical_json(
         {

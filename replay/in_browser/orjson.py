@@ -1,26 +1,33 @@
-"""A stand-in for orjson in the browser, where the compiled library cannot be had: the zip ships it as the
-top-level `orjson`, so eventstore.canonical runs unchanged.
+"""A stand-in for orjson in the browser, where orjson cannot be had (no build of it for Pyodide in the
+registries the runtime comes from): the zip ships it as the top-level `orjson`, so eventstore.canonical runs
+unchanged. It reads and writes with msgspec, a compiled library whose WebAssembly wheel the runtime carries
+(service/verify_files/pyodide.json): json's own C code runs two to three times slower in the browser.
 
-It writes nothing itself: `dumps` raises the TypeError that sends canonical_json to `json.dumps`, the
-definition orjson only matches faster. `loads` is `json.loads` refusing what orjson refuses (NaN and
-Infinity, a number past a double, a byte order mark, a lone surrogate), so a line unreadable on the server is
-unreadable here; only the parser's own words in such a line's reason may differ."""
+`loads` is msgspec's reader: it refuses what orjson refuses (NaN and Infinity, a number past a double, a byte
+order mark, a lone surrogate, invalid UTF-8) and keeps an integer past 64 bits an int, as `canonical.loads`
+does on the server; only the parser's own words in an unreadable line's reason may differ. `dumps` returns
+msgspec's bytes where they are canonical JSON's (sorted keys, compact, UTF-8 kept) and raises orjson's
+TypeError where they may not be, which sends canonical_json to json.dumps: a float msgspec writes with an
+exponent (1e16 for 1e+16), a lone surrogate, a key that is not a str, a subclass of str, int or float.
+msgspec also writes what json.dumps refuses (sets, bytes, dataclasses, datetimes, plain enums); the verifier
+gives canonical_json only parsed JSON and the rules' wire forms, which hold none of them."""
 
 from __future__ import annotations
 
 import json
-import math
-import re
 from typing import Any
 
-STAND_IN = True  # eventstore.canonical then calls json.dumps itself, sparing an exception per value
+import msgspec
+
+STAND_IN = True  # eventstore.canonical: this reader keeps every integer an int, no digit run to look for
 OPT_SORT_KEYS = 1 << 5
 OPT_PASSTHROUGH_DATACLASS = 1 << 11
 OPT_PASSTHROUGH_DATETIME = 1 << 9
 OPT_PASSTHROUGH_SUBCLASS = 1 << 8
-BOM = b"\xef\xbb\xbf"
-# a backslash escaped, or a \u escape: the walk over them finds a surrogate not in a pair
-_ESCAPE = re.compile(rb"\\\\|\\u([0-9a-fA-F]{4})")
+_DECODER = msgspec.json.Decoder()
+_ENCODER = msgspec.json.Encoder(order="sorted")
+_NUMBER_BYTES = b"0123456789.-"  # deleted, a number written with an exponent leaves its `e` after : , or [
+_EXPONENT_MARKS = (b":e", b",e", b"[e")
 
 
 class JSONEncodeError(TypeError):
@@ -32,44 +39,26 @@ class JSONDecodeError(json.JSONDecodeError):
 
 
 def dumps(value: Any, option: int | None = None) -> bytes:
-    raise JSONEncodeError("the browser's stand-in leaves every value to json.dumps")
+    """Canonical JSON's bytes (the only options eventstore.canonical passes), or JSONEncodeError."""
+    try:
+        rendered = _ENCODER.encode(value)
+    except (TypeError, ValueError) as error:  # ValueError: a lone surrogate's UnicodeEncodeError
+        raise JSONEncodeError(str(error)) from error
+    if isinstance(value, float) or _exponent(rendered):
+        raise JSONEncodeError("msgspec writes a float's exponent unlike json.dumps")
+    return rendered
+
+
+def _exponent(rendered: bytes) -> bool:
+    """Whether a number may be written with an exponent: one pass deleting digits, points and minus signs,
+    then three substring searches, all in C. A string holding such a mark (":3e") only costs json.dumps."""
+    bare = rendered.translate(None, _NUMBER_BYTES)
+    return any(mark in bare for mark in _EXPONENT_MARKS)
 
 
 def loads(raw: bytes | bytearray | memoryview | str) -> Any:
-    data = bytes(raw) if not isinstance(raw, str) else raw.encode("utf-8", "surrogatepass")
-    if data.startswith(BOM):
-        raise JSONDecodeError("a UTF-8 byte order mark is no JSON", data.decode("utf-8", "replace"), 0)
-    text = data.decode("utf-8")  # invalid UTF-8 is a UnicodeDecodeError, a ValueError as orjson's is
-    if b"\\u" in data and _lone_surrogate(data):
-        raise JSONDecodeError("a lone surrogate escape", text, 0)
-    return _DECODER.decode(text)
-
-
-def _lone_surrogate(data: bytes) -> bool:
-    low_due = -1  # where the low half of a pair must start, after a high half
-    for found in _ESCAPE.finditer(data):
-        code = int(found.group(1), 16) if found.group(1) else -1
-        if low_due >= 0:
-            if found.start() != low_due or not 0xDC00 <= code <= 0xDFFF:
-                return True
-            low_due = -1
-        elif 0xD800 <= code <= 0xDBFF:
-            low_due = found.end()
-        elif 0xDC00 <= code <= 0xDFFF:
-            return True
-    return low_due >= 0
-
-
-def _refused(name: str) -> Any:
-    raise JSONDecodeError(f"{name} is no JSON", name, 0)
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if math.isinf(value):
-        raise JSONDecodeError("a number past a double", text, 0)
-    return value
-
-
-# one decoder for every line: json.loads given hooks would build one per call
-_DECODER = json.JSONDecoder(parse_constant=_refused, parse_float=_finite)
+    try:
+        return _DECODER.decode(raw)
+    except msgspec.DecodeError as error:
+        text = bytes(raw).decode("utf-8", "replace") if not isinstance(raw, str) else raw
+        raise JSONDecodeError(str(error), text, 0) from error

@@ -62,7 +62,7 @@ def verifier_zip() -> Response:
 @static.route(f"/{runtime.FOLDER}/<name>")
 def pyodide_file(name: str) -> Response:
     directory = bundle.default_dir()
-    if name not in runtime.pinned().files or runtime.checked_problem(directory) is not None:
+    if name not in runtime.pinned().served or runtime.checked_problem(directory) is not None:
         abort(404)
     return _strict(send_from_directory(directory / runtime.FOLDER, name, max_age=ASSET_MAX_AGE_S))
 
@@ -75,9 +75,14 @@ def verify_file(filename: str) -> Response:
 def status(directory: Path) -> dict[str, Any]:
     """What the page needs before it starts: whether the zip and the runtime are here, and if not why."""
     pin = runtime.pinned()
-    built, problem = _bundle_digest(directory), _bundle_problem(directory)
-    zipped = {"name": bundle.BUNDLE, "sha256": built, "problem": problem}
-    pyodide = {"version": pin.version, "files": pin.files, "problem": runtime.checked_problem(directory)}
+    built = _bundle_digest(directory)
+    zipped = {"name": bundle.BUNDLE, "sha256": built, "problem": _bundle_problem(directory)}
+    pyodide = {
+        "version": pin.version,
+        "files": pin.files,
+        "wheels": pin.wheels,  # the worker installs each before it unpacks the zip
+        "problem": runtime.checked_problem(directory),
+    }
     return {"bundle": zipped, "pyodide": pyodide}
 
 

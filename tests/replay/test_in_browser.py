@@ -1,22 +1,31 @@
 """The zip the verify page runs (replay/in_browser): the same bytes from the same sources, whole (CPython
-with nothing but the zip and the standard library gives siege verify's reports byte for byte), what make
-install built, and an orjson stand-in that reads what orjson reads and refuses what it refuses."""
+with nothing but the zip, msgspec and the standard library gives siege verify's reports byte for byte), what
+make install built, and an orjson stand-in that reads what orjson reads, refuses what it refuses and writes
+canonical JSON's very bytes."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
+import math
 import os
+import random
+import shutil
+import struct
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from types import ModuleType
 
+import msgspec
 import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from eventstore import canonical
 from replay.in_browser import bundle, entry
 from replay.in_browser import orjson as stand_in
 from replay.verify import PASSES, file_lines, verify
@@ -26,14 +35,16 @@ from tests.service.exports import TAMPERS, UNSUPPORTED, UNUSABLE, repinned
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"
 TAMPERED_FROM = GOLDEN / "epic-2" / "epic-extra-climb-fight-client-seed-undo-unknown-command.jsonl"
-# in a process with no site-packages (-S) and no environment (-I): each file's report, one JSON line each
+# in a process with no site-packages (-S) and no environment (-I), the zip first and msgspec alone beside it
+# (the page's /siege and /wheels): each file's report, one JSON line each
 ALONE = """
 import sys
-sys.path.insert(0, sys.argv[1])
+sys.path[:0] = sys.argv[1:3]
 from replay.in_browser.entry import verify_file
-import orjson
+import msgspec, orjson
 assert orjson.__file__.startswith(sys.argv[1]), orjson.__file__
-for path in sys.argv[2:]:
+assert msgspec.__file__.startswith(sys.argv[2]), msgspec.__file__
+for path in sys.argv[3:]:
     print(verify_file(path, lambda done, total: None))
 """
 
@@ -65,16 +76,17 @@ def test_the_zip_make_install_built_is_the_one_these_sources_give() -> None:
 
 
 def test_the_zip_alone_gives_the_reports_siege_verify_gives(tmp_path: Path) -> None:
-    """CPython with only the zip and the standard library (the stand-in in orjson's place): nothing the
-    verifier imports is left out, and every report is the same bytes, tampered copies included."""
+    """CPython with only the zip, msgspec and the standard library (the stand-in in orjson's place):
+    nothing the verifier imports is left out, and every report is the same bytes, tampered copies included."""
     zipfile.ZipFile(io.BytesIO(bundle.zipped())).extractall(tmp_path / "zip")
+    shutil.copytree(Path(msgspec.__file__).parent, tmp_path / "wheels" / "msgspec")
     files = sorted(GOLDEN.glob("*/*.jsonl"))[::8]
     for n, data in enumerate(_copies(TAMPERED_FROM.read_bytes().splitlines(keepends=True))):
         files.append(tmp_path / f"copy-{n}.jsonl")
         files[-1].write_bytes(data)
 
     done = subprocess.run(
-        [sys.executable, "-I", "-S", "-c", ALONE, str(tmp_path / "zip"), *map(str, files)],
+        [sys.executable, "-I", "-S", "-c", ALONE, str(tmp_path / "zip"), str(tmp_path / "wheels"), *files],
         capture_output=True,
         text=True,
         timeout=300,
@@ -175,6 +187,62 @@ def test_the_stand_in_reads_any_json_as_orjson_does(value: object, ascii_only: b
     assert repr(_read(stand_in.loads, raw)) == repr(_read(orjson.loads, raw))
 
 
-def test_the_stand_in_writes_nothing_so_canonical_json_is_json_dumps() -> None:
-    with pytest.raises(TypeError):
-        stand_in.dumps({"a": 1}, option=stand_in.OPT_SORT_KEYS)
+def browser_canonical() -> ModuleType:
+    """eventstore.canonical as the zip runs it: a copy of the module, loaded with the stand-in as orjson."""
+    spec = importlib.util.find_spec("eventstore.canonical")
+    assert spec is not None and spec.loader is not None
+    copy = importlib.util.module_from_spec(spec)
+    saved = sys.modules["orjson"]
+    sys.modules["orjson"] = stand_in
+    try:
+        spec.loader.exec_module(copy)
+    finally:
+        sys.modules["orjson"] = saved
+    assert copy.orjson is stand_in and copy._STAND_IN
+    return copy
+
+
+BROWSER = browser_canonical()
+
+
+def json_dumps(value: object) -> str:
+    """The definition of canonical JSON (eventstore/canonical.py)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(value=ANY_JSON)
+def test_canonical_json_in_the_browser_is_json_dumps_byte_for_byte(value: object) -> None:
+    """Any text (lone surrogates too), integers past 64 bits, floats of every size: msgspec's bytes where
+    they are json.dumps', json.dumps where they may not be."""
+    assert BROWSER.canonical_json(value) == json_dumps(value) == canonical.canonical_json(value)
+
+
+def test_every_float_msgspec_writes_otherwise_is_left_to_json_dumps() -> None:
+    """msgspec writes 1e16 and 0.00001 where json.dumps writes 1e+16 and 1e-05: each such float goes to
+    json.dumps (random bit patterns, and the powers of ten on both sides of both thresholds)."""
+    draw = random.Random(27)
+    patterns = (struct.unpack("<d", draw.getrandbits(64).to_bytes(8, "little"))[0] for _ in range(20_000))
+    mantissas = (1, 1.5, 9.999999, -1, -1.5, -9.999999)
+    powers = (float(f"{m}e{e}") for m in mantissas for e in range(-330, 320))
+    floats = [x for x in (*patterns, *powers) if math.isfinite(x)]
+    for x in floats:
+        for value in (x, [x], {"k": x}, [0, x], {"a": "1e5", "b": [x, x]}):
+            assert BROWSER.canonical_json(value) == json_dumps(value), value
+
+
+def test_what_msgspec_would_write_otherwise_raises_orjsons_type_error() -> None:
+    class Text(str):
+        pass
+
+    for value in ("\ud800", {"\udc00": 1}, {1: "a"}, {None: 1}, Text("a"), 1e16, [1e16], {"a": 1e-7}):
+        with pytest.raises(stand_in.JSONEncodeError):
+            stand_in.dumps(value, option=canonical._FAST)
+    assert stand_in.dumps({"b": [1, 2.5, "é"], "a": None}) == b'{"a":null,"b":[1,2.5,"\xc3\xa9"]}'

@@ -3,6 +3,9 @@ the zip and the Pyodide runtime served from this origin, and a page that says ho
 
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
+import json
 import os
 from pathlib import Path
 
@@ -58,12 +61,29 @@ def test_the_zip_and_the_runtime_are_served_with_their_digests(client: FlaskClie
     status = client.get("/verify/static/verifier.json").get_json()
     served = client.get(f"/verify/static/{bundle.BUNDLE}")
     wasm = client.get("/verify/static/pyodide/pyodide.asm.wasm")
+    pin = runtime.pinned()
+    ((wheel, wheel_sha256),) = pin.wheels.items()
+    msgspec = client.get(f"/verify/static/pyodide/{wheel}")
 
     assert status["bundle"] == {"name": bundle.BUNDLE, "sha256": bundle.digest(), "problem": None}
-    pin = runtime.pinned()
-    assert status["pyodide"] == {"version": pin.version, "files": pin.files, "problem": None}
+    runtime_status = {"version": pin.version, "files": pin.files, "wheels": pin.wheels, "problem": None}
+    assert status["pyodide"] == runtime_status
     assert served.status_code == 200 and bundle.digest(served.data) == bundle.digest()
     assert wasm.status_code == 200 and wasm.mimetype == "application/wasm"
+    assert msgspec.status_code == 200 and hashlib.sha256(msgspec.data).hexdigest() == wheel_sha256
+
+
+def test_the_browsers_msgspec_is_the_version_the_tests_run_the_stand_in_with() -> None:
+    """tests/replay/test_in_browser.py holds the stand-in to orjson and json.dumps with the msgspec installed
+    here: the wheel the page loads must be that very version, built for the pinned Pyodide's Python."""
+    built()
+    ((wheel, _),) = runtime.pinned().wheels.items()
+    project, version, python, _, platform = wheel.removesuffix(".whl").split("-")
+    lock = json.loads((bundle.default_dir() / runtime.FOLDER / "pyodide-lock.json").read_text())
+
+    assert (project, version) == ("msgspec", importlib.metadata.version("msgspec"))
+    assert python == "cp" + "".join(lock["info"]["python"].split(".")[:2])
+    assert platform == f"pyemscripten_{lock['info']['abi_version']}_{lock['info']['arch']}"
 
 
 def test_only_the_pinned_runtime_files_are_served(client: FlaskClient) -> None:
@@ -84,7 +104,7 @@ def test_without_the_zip_or_the_runtime_the_status_says_how_to_get_them(tmp_path
 def test_a_runtime_file_that_is_not_the_recorded_one_is_refused(tmp_path: Path) -> None:
     folder = tmp_path / runtime.FOLDER
     folder.mkdir()
-    for name in runtime.pinned().files:
+    for name in runtime.pinned().served:
         (folder / name).write_bytes(b"not pyodide")
 
     problem = runtime.problem(tmp_path)
