@@ -8,6 +8,8 @@ faster: the fold writes every outcome with it). NaN and Infinity are no JSON: th
 from __future__ import annotations
 
 import json
+import math
+import re
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -40,7 +42,50 @@ def loads(text: str | bytes) -> Any:
         return orjson.loads(raw)
     # orjson reads an integer past 64 bits as a float; json keeps it an int (a digit run in a string only
     # costs the slower path, which reads every value alike)
-    return json.loads(raw) if long_digit_run(raw) else orjson.loads(raw)
+    return _json_loads(raw) if long_digit_run(raw) else orjson.loads(raw)
+
+
+def _json_loads(raw: bytes) -> Any:
+    """json.loads refusing what orjson refuses (a byte order mark, invalid UTF-8, an encoded or a lone escaped
+    surrogate, NaN and Infinity, a number past a double), so no path reads a line orjson would not."""
+    if raw.startswith(_BOM):
+        raise json.JSONDecodeError("a UTF-8 byte order mark is no JSON", raw.decode("utf-8", "replace"), 0)
+    text = raw.decode("utf-8")  # strict: invalid UTF-8 and encoded surrogates are a UnicodeDecodeError
+    if b"\\u" in raw and _lone_surrogate(raw):
+        raise json.JSONDecodeError("a lone surrogate escape", text, 0)
+    return _DECODER.decode(text)
+
+
+def _lone_surrogate(data: bytes) -> bool:
+    low_due = -1  # where the low half of a pair must start, after a high half
+    for found in _ESCAPE.finditer(data):
+        code = int(found.group(1), 16) if found.group(1) else -1
+        if low_due >= 0:
+            if found.start() != low_due or not 0xDC00 <= code <= 0xDFFF:
+                return True
+            low_due = -1
+        elif 0xD800 <= code <= 0xDBFF:
+            low_due = found.end()
+        elif 0xDC00 <= code <= 0xDFFF:
+            return True
+    return low_due >= 0
+
+
+def _refused(name: str) -> Any:
+    raise json.JSONDecodeError(f"{name} is no JSON", name, 0)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise json.JSONDecodeError("a number past a double", text, 0)
+    return value
+
+
+_BOM = b"\xef\xbb\xbf"
+# a backslash escaped, or a \u escape: the walk over them finds a surrogate not in a pair
+_ESCAPE = re.compile(rb"\\\\|\\u([0-9a-fA-F]{4})")
+_DECODER = json.JSONDecoder(parse_constant=_refused, parse_float=_finite)  # one for every call
 
 
 def long_digit_run(raw: bytes) -> bool:

@@ -55,7 +55,8 @@ def how_to_get() -> str:
     pin = pinned()
     return (
         f"the Pyodide runtime ({pin.spec}, {', '.join(pin.wheels)}) is not installed: run `make install` "
-        f"where npm is, or `python -m service.pyodide_runtime NODE_DIR` with npm on the PATH"
+        f"where npm is, or `python -m service.pyodide_runtime NODE_DIR` with npm on the PATH "
+        f"(pip downloads the wheels)"
     )
 
 
@@ -90,6 +91,7 @@ def install(node_dir: Path, directory: Path) -> None:
     wheels = node_dir / WHEELS
     for name, sha in pin.wheels.items():
         if _sha256(wheels / name) != sha:
+            (wheels / name).unlink(missing_ok=True)  # pip would keep a file of that name as downloaded
             _download(name, wheels)
     wrong = [name for name, sha in pin.wheels.items() if _sha256(wheels / name) != sha]
     if wrong:

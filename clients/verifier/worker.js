@@ -17,11 +17,15 @@ async function start() {
   if (missing) throw new Error(missing);
   const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", BASE).href);
   const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", BASE).href, fullStdLib: false });
+  const wheels = {}; // name -> the SHA-256 of the bytes unpacked, shown with the zip's
   for (const [wheel, expected] of Object.entries(status.pyodide.wheels)) {
-    const bytes = await (await fetch(new URL(`pyodide/${wheel}`, BASE))).arrayBuffer();
+    const fetched = await fetch(new URL(`pyodide/${wheel}`, BASE));
+    if (!fetched.ok) throw new Error(`${wheel} could not be fetched (HTTP ${fetched.status})`);
+    const bytes = await fetched.arrayBuffer();
     const sha256 = hex(await crypto.subtle.digest("SHA-256", bytes));
     if (sha256 !== expected) throw new Error(`${wheel} is not the file the service pins (sha256 ${sha256})`);
     pyodide.unpackArchive(bytes, "wheel", { extractDir: WHEELS });
+    wheels[wheel] = sha256;
   }
   const zip = await (await fetch(new URL(status.bundle.name, BASE))).arrayBuffer();
   const sha256 = hex(await crypto.subtle.digest("SHA-256", zip)); // of the very bytes this worker runs
@@ -29,6 +33,7 @@ async function start() {
   pyodide.runPython(`import sys; sys.path[:0] = ["/siege", "${WHEELS}"]`);
   const entry = pyodide.pyimport("replay.in_browser.entry");
   const about = { ...JSON.parse(entry.about()), sha256, published: status.bundle.sha256, pyodide: pyodide.version };
+  about.wheels = wheels;
   // two small exports folded before the reader's: their first run is the slow one (a self-check besides)
   const warmed = entry.warm_up();
   about.warm_up = warmed.toJs();

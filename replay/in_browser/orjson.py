@@ -5,12 +5,14 @@ unchanged. It reads and writes with msgspec, a compiled library whose WebAssembl
 
 `loads` is msgspec's reader: it refuses what orjson refuses (NaN and Infinity, a number past a double, a byte
 order mark, a lone surrogate, invalid UTF-8) and keeps an integer past 64 bits an int, as `canonical.loads`
-does on the server; only the parser's own words in an unreadable line's reason may differ. `dumps` returns
-msgspec's bytes where they are canonical JSON's (sorted keys, compact, UTF-8 kept) and raises orjson's
-TypeError where they may not be, which sends canonical_json to json.dumps: a float msgspec writes with an
-exponent (1e16 for 1e+16), a lone surrogate, a key that is not a str, a subclass of str, int or float.
-msgspec also writes what json.dumps refuses (sets, bytes, dataclasses, datetimes, plain enums); the verifier
-gives canonical_json only parsed JSON and the rules' wire forms, which hold none of them."""
+does on the server; only the parser's own words in an unreadable line's reason may differ (and a line nested
+past the interpreter's recursion limit, about 1,000 levels, which orjson reads to 1,024). `dumps` is orjson's
+contract as eventstore.canonical uses it: the bytes orjson would write (sorted keys, compact, UTF-8 kept;
+small floats such as 0.00001, which canonical_json checks for itself), or orjson's TypeError, which sends
+canonical_json to json.dumps: a float msgspec writes with an exponent where orjson does not (1e16 for 1e+16),
+a lone surrogate, a key that is not a str, a subclass of str, int or float, a value nested too deep. msgspec
+also writes what json.dumps refuses (sets, bytes, dataclasses, datetimes, plain enums); the verifier gives
+canonical_json only parsed JSON and the rules' wire forms, which hold none of them."""
 
 from __future__ import annotations
 
@@ -39,10 +41,10 @@ class JSONDecodeError(json.JSONDecodeError):
 
 
 def dumps(value: Any, option: int | None = None) -> bytes:
-    """Canonical JSON's bytes (the only options eventstore.canonical passes), or JSONEncodeError."""
+    """orjson's bytes for the only options eventstore.canonical passes, or JSONEncodeError."""
     try:
         rendered = _ENCODER.encode(value)
-    except (TypeError, ValueError) as error:  # ValueError: a lone surrogate's UnicodeEncodeError
+    except (TypeError, ValueError, RecursionError) as error:  # ValueError: a lone surrogate's encoding
         raise JSONEncodeError(str(error)) from error
     if isinstance(value, float) or _exponent(rendered):
         raise JSONEncodeError("msgspec writes a float's exponent unlike json.dumps")

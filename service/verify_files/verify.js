@@ -25,6 +25,7 @@ function showCode(about) {
     ["zip sha256", `${about.sha256} (computed here from the bytes run; ${published})`],
     ["rules", rules.join("; ")],
     ["runtime", `Python ${about.python} on Pyodide ${about.pyodide}`],
+    ...Object.entries(about.wheels).map(([name, sha256]) => ["wheel", `${name} sha256 ${sha256}`]),
   ]);
 }
 

@@ -85,6 +85,9 @@ def test_the_page_runs_the_zip_built_from_these_sources_and_shows_its_digest(ver
     expect(code).to_contain_text(expected)
     expect(code).to_contain_text("epic epic-1, epic-2; pathfinder pathfinder-1, pathfinder-2")
     expect(code).to_contain_text(f"Pyodide {about['pyodide']}")
+    ((wheel, wheel_sha256),) = runtime.pinned().wheels.items()
+    assert about["wheels"] == {wheel: wheel_sha256}  # computed in the worker from the bytes it unpacked
+    expect(code).to_contain_text(f"{wheel} sha256 {wheel_sha256}")
     # every module of ours and the stand-in came out of that zip, the stand-in's msgspec out of the pinned
     # wheel (its compiled core too), none from anywhere else
     modules: dict[str, str] = about["modules"]

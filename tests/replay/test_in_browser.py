@@ -173,6 +173,20 @@ def test_the_stand_in_reads_what_orjson_reads_and_refuses_what_it_refuses(raw: b
     assert _read(stand_in.loads, raw) == _read(orjson.loads, raw)
 
 
+@pytest.mark.parametrize("raw", TRICKY + [b"[%s,1234567890123456789]" % raw for raw in TRICKY if raw.strip()])
+def test_the_stand_in_reads_what_the_servers_loads_reads_and_refuses_what_it_refuses(raw: bytes) -> None:
+    """The server's canonical.loads reads a line with 19 digits in a row with json, not orjson: that path
+    refuses what orjson refuses too (each tricky value is tried with such a run beside it)."""
+    assert repr(_read(stand_in.loads, raw)) == repr(_read(canonical.loads, raw))
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.recursive(st.integers() | st.text(), lambda inner: st.lists(inner, max_size=4), max_leaves=8))
+def test_the_stand_in_keeps_integers_past_64_bits_ints_as_the_server_does(value: object) -> None:
+    raw = json.dumps(value).encode()
+    assert repr(stand_in.loads(raw)) == repr(canonical.loads(raw)) == repr(json.loads(raw))
+
+
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.floats(allow_nan=False) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),

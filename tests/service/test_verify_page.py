@@ -7,6 +7,7 @@ import hashlib
 import importlib.metadata
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -78,11 +79,11 @@ def test_the_browsers_msgspec_is_the_version_the_tests_run_the_stand_in_with() -
     here: the wheel the page loads must be that very version, built for the pinned Pyodide's Python."""
     built()
     ((wheel, _),) = runtime.pinned().wheels.items()
-    project, version, python, _, platform = wheel.removesuffix(".whl").split("-")
+    project, version, python, abi, platform = wheel.removesuffix(".whl").split("-")
     lock = json.loads((bundle.default_dir() / runtime.FOLDER / "pyodide-lock.json").read_text())
 
     assert (project, version) == ("msgspec", importlib.metadata.version("msgspec"))
-    assert python == "cp" + "".join(lock["info"]["python"].split(".")[:2])
+    assert python == abi == "cp" + "".join(lock["info"]["python"].split(".")[:2])
     assert platform == f"pyemscripten_{lock['info']['abi_version']}_{lock['info']['arch']}"
 
 
@@ -110,6 +111,21 @@ def test_a_runtime_file_that_is_not_the_recorded_one_is_refused(tmp_path: Path) 
     problem = runtime.problem(tmp_path)
 
     assert problem is not None and "not the files of" in problem and "pyodide.asm.wasm" in problem
+
+
+def test_the_runtime_is_refused_for_its_wheel_alone_missing_or_not_the_pinned_bytes(tmp_path: Path) -> None:
+    built()
+    shutil.copytree(BUILT / runtime.FOLDER, tmp_path / runtime.FOLDER)
+    ((wheel, _),) = runtime.pinned().wheels.items()
+    assert runtime.problem(tmp_path) is None
+
+    (tmp_path / runtime.FOLDER / wheel).write_bytes(b"not msgspec")
+    wrong = runtime.problem(tmp_path)
+    (tmp_path / runtime.FOLDER / wheel).unlink()
+    missing = runtime.problem(tmp_path)
+
+    assert wrong is not None and "not the files of" in wrong and wheel in wrong
+    assert missing == runtime.how_to_get() and wheel in missing
 
 
 def test_a_zip_built_before_the_sources_changed_is_stale(tmp_path: Path) -> None:
