@@ -6,7 +6,7 @@ beside the zip.
 `python -m service.pyodide_runtime NODE_DIR [DIR]` installs the pinned package with npm into NODE_DIR and
 downloads the pinned wheels with pip into NODE_DIR/wheels (once: what is there already is only checked
 again), and copies the checked files to DIR/pyodide (default: build/verifier beside the sources, where the
-service serves them from)."""
+service serves them from), where any other file, an earlier pin's, is removed."""
 
 from __future__ import annotations
 
@@ -102,6 +102,15 @@ def install(node_dir: Path, directory: Path) -> None:
         shutil.copyfile(package / name, folder / name)
     for name in pin.wheels:
         shutil.copyfile(wheels / name, folder / name)
+    _drop_unpinned(folder, pin)
+
+
+def _drop_unpinned(folder: Path, pin: Pin) -> None:
+    """An earlier pin's files go (0.29.5's `pyodide.asm.js`, a wheel of another version): never served, they
+    would still ship in a copy of the folder and mislead whoever reads it."""
+    for path in folder.iterdir():
+        if path.name not in pin.served and (path.is_file() or path.is_symlink()):
+            path.unlink()
 
 
 def _download(wheel: str, into: Path) -> None:

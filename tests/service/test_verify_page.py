@@ -128,6 +128,23 @@ def test_the_runtime_is_refused_for_its_wheel_alone_missing_or_not_the_pinned_by
     assert missing == runtime.how_to_get() and wheel in missing
 
 
+def test_installing_over_an_earlier_pin_leaves_only_the_pinned_files(tmp_path: Path) -> None:
+    """The move from 0.29.5 left its `pyodide.asm.js` (an older wheel would stay too) beside the new files."""
+    built()
+    node_dir = ROOT / ".venv" / "node"  # the Makefile's NODE_DIR, installed and checked: no npm or pip runs
+    if not (node_dir / "node_modules" / "pyodide").is_dir():
+        pytest.skip(f"no pyodide package in {node_dir}")
+    folder = tmp_path / runtime.FOLDER
+    shutil.copytree(BUILT / runtime.FOLDER, folder)
+    (folder / "pyodide.asm.js").write_text("// pyodide 0.29.5")
+    (folder / "msgspec-0.22.0-cp313-cp313-pyodide_2025_0_wasm32.whl").write_bytes(b"an older wheel")
+
+    runtime.install(node_dir, tmp_path)
+
+    assert sorted(path.name for path in folder.iterdir()) == sorted(runtime.pinned().served)
+    assert runtime.problem(tmp_path) is None
+
+
 def test_a_zip_built_before_the_sources_changed_is_stale(tmp_path: Path) -> None:
     (tmp_path / bundle.BUNDLE).write_bytes(b"PK an older zip")
 
