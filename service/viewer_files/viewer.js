@@ -43,6 +43,7 @@ class Viewer {
     this.shown = null;
     this.wanted = null;
     this.subscription = null;
+    this.badgeTurn = 0; // the checks the badge was handed to, server's or browser's: the last one speaks
   }
 
   async start() {
@@ -182,13 +183,23 @@ class Viewer {
     }
   }
 
+  // the badge speaks for the check started last: an answer to an earlier one is dropped, so a slow server
+  // audit never overwrites the browser's verdict the reader asked for after it (nor the other way round)
+  #turn() {
+    const turn = ++this.badgeTurn;
+    return () => turn === this.badgeTurn;
+  }
+
   async audit() {
     const badge = $("audit");
     const words = this.words;
+    const current = this.#turn();
     badge.className = "badge checking";
+    badge.dataset.verifier = "server";
     badge.textContent = words.auditChecking;
     try {
       const audit = await this.client.audit();
+      if (!current()) return;
       const dice = audit.dice;
       const lines = [
         audit.chain.ok ? words.chainOk : words.chainBroken(audit.chain.broken_at),
@@ -200,12 +211,12 @@ class Viewer {
       if (dice.verifiable) lines.push(dice.mismatches.length ? words.rollsWrong(dice.mismatches.length) : words.rollsVerified(dice.checked_rolls));
       const verdict = { ok: words.auditOk, failed: words.auditFailed, unsupported: words.auditUnsupported };
       badge.className = `badge ${audit.status}`;
-      badge.dataset.verifier = "server";
       badge.replaceChildren(
         html("strong", {}, `${verdict[audit.status]} · v${audit.audited_upto} · ${words.byServer}`),
         html("ul", {}, lines.map((line) => html("li", {}, line))),
       );
     } catch (error) {
+      if (!current()) return;
       badge.className = "badge failed";
       badge.textContent = `${words.auditUnavailable}: ${error.message}`;
     }
@@ -216,6 +227,7 @@ class Viewer {
     const badge = $("audit");
     const bar = $("verify-progress");
     const words = this.words;
+    const current = this.#turn();
     $("verify-here").disabled = true;
     bar.value = 0;
     bar.hidden = false;
@@ -226,6 +238,7 @@ class Viewer {
       const verifier = browserVerifier();
       const about = await verifier.start();
       const { report, ms } = await verifier.verify(await this.fetchExport(), (done, total) => (bar.value = total ? done / total : 1));
+      if (!current()) return;
       const dice = report.dice;
       const lines = report.finding ? [headline(report)] : [words.chainOk, words.refolded(report.outcomes.compared, report.outcomes.pending)];
       if (!report.finding) lines.push(!dice.verifiable ? words.seedHidden : words.rollsVerified(dice.checked_rolls));
@@ -236,6 +249,7 @@ class Viewer {
         html("ul", {}, lines.map((line) => html("li", {}, line))),
       );
     } catch (error) {
+      if (!current()) return;
       badge.className = "badge failed";
       badge.textContent = `${words.verifyUnavailable}: ${error.message}`;
     } finally {
