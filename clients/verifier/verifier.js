@@ -11,13 +11,21 @@ export class BrowserVerifier {
     this.about = null;
   }
 
-  // the worker and Pyodide, started on first use: {rules, python, pyodide, sha256, published, modules}
+  // the worker and Pyodide, started on first use: {rules, python, pyodide, sha256, published, modules};
+  // a start that fails is forgotten with its worker, so the reader's next try starts afresh
   start() {
     if (!this.about) {
-      this.worker = new Worker(new URL("worker.js", BASE), { type: "module" });
-      this.worker.onmessage = ({ data }) => this.answered(data);
-      this.worker.onerror = (event) => this.failAll(event.message || "the verifier's worker failed to start");
-      this.about = this.call({ op: "start" });
+      const worker = new Worker(new URL("worker.js", BASE), { type: "module" });
+      worker.onmessage = ({ data }) => this.answered(data);
+      worker.onerror = (event) => {
+        if (this.worker === worker) this.failAll(event.message || "the verifier's worker failed to start");
+      };
+      this.worker = worker;
+      const about = this.call({ op: "start" });
+      about.catch(() => {
+        if (this.about === about) this.reset();
+      });
+      this.about = about;
     }
     return this.about;
   }
@@ -49,6 +57,13 @@ export class BrowserVerifier {
   failAll(why) {
     for (const call of this.calls.values()) call.reject(new Error(why));
     this.calls.clear();
+    this.reset();
+  }
+
+  // no worker: the next call starts one (a broken worker is stopped, never left running beside it)
+  reset() {
+    this.worker?.terminate();
+    this.worker = null;
     this.about = null;
   }
 }
