@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from replay.export import export_lines
 from replay.in_browser import bundle
@@ -420,3 +420,58 @@ def test_verify_in_this_browser_refolds_the_export_and_the_badge_says_which_veri
     expect(page.locator("#verify-progress")).to_be_hidden()
     assert [line for line in refused if "Content Security Policy" in line] == []
     assert_token_kept_out(page, log, east_wall, live_service.base_url)
+
+
+def test_a_server_audit_answered_after_the_browsers_verdict_does_not_overwrite_it(
+    live_service: LiveService, east_wall: Played, desktop_en: Page
+) -> None:
+    """The page's own audit, asked at load, is held back until the reader's browser verify has spoken."""
+    require_verifier(live_service.base_url)
+    page = desktop_en
+    held: list[Route] = []
+    page.route(f"**/battles/{east_wall.battle_id}/audit", lambda route: held.append(route))
+    open_viewer(page, live_service, east_wall)
+    badge = page.locator("#audit")
+    expect(badge).to_contain_text("Checking the audit")
+    page.get_by_role("button", name="Verify in this browser").click()
+    expect(badge).to_contain_text(f"Verified · v{east_wall.head} · checked by this browser", timeout=START_MS)
+    assert len(held) == 1  # the load's audit, still unanswered
+
+    with page.expect_response(f"**/battles/{east_wall.battle_id}/audit") as answered:
+        held[0].continue_()
+    assert answered.value.status == 200
+    page.evaluate("new Promise((settled) => setTimeout(settled, 300))")  # the page reads the answer meanwhile
+
+    expect(badge).to_contain_text("checked by this browser")
+    expect(badge).not_to_contain_text("checked by the server")
+    expect(badge).to_have_attribute("data-verifier", "browser")
+
+
+def test_a_browser_verify_that_could_not_start_starts_afresh_on_the_next_try(
+    live_service: LiveService, east_wall: Played, desktop_en: Page
+) -> None:
+    """The worker's first look at the runtime's status fails; the reader's second press gets a new worker."""
+    require_verifier(live_service.base_url)
+    page = desktop_en
+    asked: list[str] = []
+
+    def first_fails(route: Route) -> None:
+        asked.append(route.request.url)
+        if len(asked) == 1:
+            route.fulfill(status=503, json={"pyodide": {"problem": "held back by the test"}, "bundle": {}})
+        else:
+            route.continue_()
+
+    page.route("**/verify/static/verifier.json", first_fails)
+    open_viewer(page, live_service, east_wall)
+    badge = page.locator("#audit")
+    button = page.get_by_role("button", name="Verify in this browser")
+    expect(badge).to_contain_text("checked by the server")
+
+    button.click()
+    expect(badge).to_contain_text("held back by the test", timeout=START_MS)
+    expect(button).to_be_enabled()
+    button.click()
+
+    expect(badge).to_contain_text(f"Verified · v{east_wall.head} · checked by this browser", timeout=START_MS)
+    assert len(asked) == 2  # a new worker asked again
