@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask.testing import FlaskClient
 from playwright.sync_api import Browser, expect
 
 from bench.biglog import extend
@@ -37,7 +38,17 @@ from tests.browser.verify_page import (
 from tests.fixtures.processes import LiveService
 from tests.processes.client import create_battle
 from tests.referee import folding
-from tests.service.exports import TAMPERS, UNSUPPORTED, UNUSABLE, UNUSABLE_LINES, line_of, repinned
+from tests.service.exports import (
+    TAMPERS,
+    UNSUPPORTED,
+    UNUSABLE,
+    UNUSABLE_LINES,
+    exported,
+    first_stream_roll,
+    line_of,
+    played,
+    repinned,
+)
 from workers.projection import project_battle
 
 pytestmark = [
@@ -111,10 +122,11 @@ def test_every_golden_battle_gets_the_very_report_siege_verify_gives(verify_page
         assert report_of(got)["status"] == "verified", path.name
 
 
+@pytest.mark.parametrize("ruleset", ["epic", "pathfinder"])
 def test_each_tampered_copy_gets_the_verdict_kind_version_and_line_siege_verify_gives(
-    verify_page: VerifyPage,
+    verify_page: VerifyPage, ruleset: str, request: pytest.FixtureRequest
 ) -> None:
-    lines = lines_of(TAMPERED_FROM)
+    lines = lines_of(TAMPERED_FROM) if ruleset == "epic" else pathfinder_export(request)
     copies = {name: make(lines) for name, (make, _, _) in TAMPERS.items()}
     copies |= {f"unusable:{name}": make(lines) for name, make in UNUSABLE.items()}
     copies |= {f"unsupported:{name}": repinned(lines, pins) for name, pins in UNSUPPORTED.items()}
@@ -134,6 +146,15 @@ def test_each_tampered_copy_gets_the_verdict_kind_version_and_line_siege_verify_
         assert (found["status"], found["finding"]["line"]) == ("unusable", line(copies[f"unusable:{name}"]))
     for name in UNSUPPORTED:
         assert report_of(reports[f"unsupported:{name}"])["status"] == "unsupported"
+
+
+def pathfinder_export(request: pytest.FixtureRequest) -> list[bytes]:
+    """A concluded pathfinder battle with stream dice, as the verifier's own tests tamper with it (the golden
+    pathfinder files supply every die themselves)."""
+    client: FlaskClient = request.getfixturevalue("client")
+    lines = exported(client, played(client, request.getfixturevalue("redis_store"), "pathfinder"))
+    assert first_stream_roll(lines)[0] > 0
+    return lines
 
 
 def test_the_browser_folds_the_golden_corpus_to_the_same_outcomes_and_states_as_the_server(
