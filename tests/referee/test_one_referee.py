@@ -1,7 +1,9 @@
 """One referee (DESIGN §3.5, invariant 11): the pure Python and the compiled build of `rules/` give the
 same bytes, outcome and state, for every entry of every log: the logs the rules tests and worked examples
 play, and a Hypothesis state machine's random battles of both rulesets (options, client dice, rejections,
-undos, `conclude`). Each build folds in its own process and is shown to run only its own modules."""
+undos, `conclude`). Each build folds in its own process and is shown to run only its own modules. The
+third build, the zip the in-browser verifier runs in Pyodide, is held to the same bytes on the golden corpus
+in tests/browser/test_verify_page.py (it needs the browser that suite starts)."""
 
 from __future__ import annotations
 
