@@ -45,6 +45,7 @@ class Pin:
         return {**self.files, **self.wheels}
 
 
+@cache  # the pin ships with the code: read once, not on every runtime file the page asks for
 def pinned() -> Pin:
     found = json.loads(PIN.read_text())
     files, wheels = dict(found["files"]), dict(found["wheels"])
@@ -90,12 +91,12 @@ def install(node_dir: Path, directory: Path) -> None:
         raise SystemExit(f"{pin.spec} from npm does not match {PIN}: {', '.join(wrong)}")
     wheels = node_dir / WHEELS
     for name, sha in pin.wheels.items():
+        if _sha256(wheels / name) == sha:
+            continue
+        (wheels / name).unlink(missing_ok=True)  # pip would keep a file of that name as downloaded
+        _download(name, wheels)
         if _sha256(wheels / name) != sha:
-            (wheels / name).unlink(missing_ok=True)  # pip would keep a file of that name as downloaded
-            _download(name, wheels)
-    wrong = [name for name, sha in pin.wheels.items() if _sha256(wheels / name) != sha]
-    if wrong:
-        raise SystemExit(f"the wheels pip downloaded do not match {PIN}: {', '.join(wrong)}")
+            raise SystemExit(f"the wheel pip downloaded does not match {PIN}: {name}")
     folder = directory / FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     for name in pin.files:
@@ -113,10 +114,16 @@ def _drop_unpinned(folder: Path, pin: Pin) -> None:
             path.unlink()
 
 
+def wheel_tags(wheel: str) -> tuple[str, str, str, str, str]:
+    """A wheel file name's project, version, Python, ABI and platform (none of ours has a build tag)."""
+    project, version, python, abi, platform = wheel.removesuffix(".whl").split("-")
+    return project, version, python, abi, platform
+
+
 def _download(wheel: str, into: Path) -> None:
     """pip fetches the very wheel the file name names: its project and version, for its Python, ABI and
     platform (not this machine's), nothing else."""
-    project, version, python, abi, platform = wheel.removesuffix(".whl").split("-")
+    project, version, python, abi, platform = wheel_tags(wheel)
     command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:"]
     command += ["--implementation", python[:2], "--python-version", f"{python[2]}.{python[3:]}"]
     command += ["--abi", abi, "--platform", platform, "--dest", str(into), f"{project}=={version}"]

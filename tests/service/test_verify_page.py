@@ -79,7 +79,7 @@ def test_the_browsers_msgspec_is_the_version_the_tests_run_the_stand_in_with() -
     here: the wheel the page loads must be that very version, built for the pinned Pyodide's Python."""
     built()
     ((wheel, _),) = runtime.pinned().wheels.items()
-    project, version, python, abi, platform = wheel.removesuffix(".whl").split("-")
+    project, version, python, abi, platform = runtime.wheel_tags(wheel)
     lock = json.loads((bundle.default_dir() / runtime.FOLDER / "pyodide-lock.json").read_text())
 
     assert (project, version) == ("msgspec", importlib.metadata.version("msgspec"))
