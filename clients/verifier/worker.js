@@ -32,8 +32,7 @@ async function start() {
   pyodide.unpackArchive(zip, "zip", { extractDir: "/siege" });
   pyodide.runPython(`import sys; sys.path[:0] = ["/siege", "${WHEELS}"]`);
   const entry = pyodide.pyimport("replay.in_browser.entry");
-  const about = { ...JSON.parse(entry.about()), sha256, published: status.bundle.sha256, pyodide: pyodide.version };
-  about.wheels = wheels;
+  const about = { ...JSON.parse(entry.about()), sha256, published: status.bundle.sha256, pyodide: pyodide.version, wheels };
   // two small exports folded before the reader's: their first run is the slow one (a self-check besides)
   const warmed = entry.warm_up();
   about.warm_up = warmed.toJs();
