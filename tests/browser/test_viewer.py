@@ -4,12 +4,12 @@ stepped through with the buttons and the keys, read off the screen; the token st
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from replay.export import export_lines
 from replay.in_browser import bundle
@@ -422,22 +422,30 @@ def test_verify_in_this_browser_refolds_the_export_and_the_badge_says_which_veri
     assert_token_kept_out(page, log, east_wall, live_service.base_url)
 
 
+def viewer_with_route(
+    page: Page, live: LiveService, played: Played, pattern: str, handler: Callable[[Route], None]
+) -> Locator:
+    """The viewer opened with `pattern`'s requests handed to `handler` (the verifier runs here): its badge."""
+    require_verifier(live.base_url)
+    page.route(pattern, handler)
+    open_viewer(page, live, played)
+    return page.locator("#audit")
+
+
 def test_a_server_audit_answered_after_the_browsers_verdict_does_not_overwrite_it(
     live_service: LiveService, east_wall: Played, desktop_en: Page
 ) -> None:
     """The page's own audit, asked at load, is held back until the reader's browser verify has spoken."""
-    require_verifier(live_service.base_url)
     page = desktop_en
     held: list[Route] = []
-    page.route(f"**/battles/{east_wall.battle_id}/audit", lambda route: held.append(route))
-    open_viewer(page, live_service, east_wall)
-    badge = page.locator("#audit")
+    audit = f"**/battles/{east_wall.battle_id}/audit"
+    badge = viewer_with_route(page, live_service, east_wall, audit, lambda route: held.append(route))
     expect(badge).to_contain_text("Checking the audit")
     page.get_by_role("button", name="Verify in this browser").click()
     expect(badge).to_contain_text(f"Verified · v{east_wall.head} · checked by this browser", timeout=START_MS)
     assert len(held) == 1  # the load's audit, still unanswered
 
-    with page.expect_response(f"**/battles/{east_wall.battle_id}/audit") as answered:
+    with page.expect_response(audit) as answered:
         held[0].continue_()
     assert answered.value.status == 200
     page.evaluate("new Promise((settled) => setTimeout(settled, 300))")  # the page reads the answer meanwhile
@@ -451,7 +459,6 @@ def test_a_browser_verify_that_could_not_start_starts_afresh_on_the_next_try(
     live_service: LiveService, east_wall: Played, desktop_en: Page
 ) -> None:
     """The worker's first look at the runtime's status fails; the reader's second press gets a new worker."""
-    require_verifier(live_service.base_url)
     page = desktop_en
     asked: list[str] = []
 
@@ -462,9 +469,7 @@ def test_a_browser_verify_that_could_not_start_starts_afresh_on_the_next_try(
         else:
             route.continue_()
 
-    page.route("**/verify/static/verifier.json", first_fails)
-    open_viewer(page, live_service, east_wall)
-    badge = page.locator("#audit")
+    badge = viewer_with_route(page, live_service, east_wall, "**/verify/static/verifier.json", first_fails)
     button = page.get_by_role("button", name="Verify in this browser")
     expect(badge).to_contain_text("checked by the server")
 
