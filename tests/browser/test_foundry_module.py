@@ -307,8 +307,10 @@ def test_a_gm_and_two_sides_play_the_east_wall(page: Page, module: Module, live_
     assert "charge" in cards(page, "ana")[5]["summary"].lower() + cards(page, "gm")[5]["summary"].lower()
     assert "hidden" in page.locator(f'{panel(page, "dan")} [data-entity="csm"]').inner_text()
     command(page, "gm", "advance_phase")
+    # ana's panel hears of the GM's command through its own stream: read her offers once it has (a settled
+    # page may not have received it yet, and the csm row is drawn already, so `offers` alone would not wait)
+    expect(page.locator(f"{panel(page, 'ana')} [data-phase=movement]")).to_have_count(1)
     assert "climb" in offers(page, "ana", "csm") and "give_order" not in offers(page, "ana", "csm")
-    assert page.locator(f"{panel(page, 'ana')} [data-phase=movement]").count() == 1
     command(page, "ana", "climb", "csm", {"section_id": "E1"})
     command(page, "gm", "advance_phase")
     command(page, "gm", "advance_phase")
