@@ -17,6 +17,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -162,15 +163,24 @@ def steps(sent: Sequence[Sent], lines: Sequence[str]) -> dict[tuple[str, int], l
 
 @dataclass(frozen=True, slots=True)
 class Costs:
-    """CPU seconds of the store and of the service's gunicorn workers, and the store's calls by command."""
+    """CPU seconds of the store and of the service's gunicorn workers, the store's calls by command, and
+    the API processes' garbage collections by generation: (how many, seconds in all)."""
 
     store_s: float
     api_s: float
     calls: dict[str, int]
+    collections: dict[str, tuple[float, float]]
 
     def __sub__(self, before: Costs) -> Costs:
         calls = {name: n - before.calls.get(name, 0) for name, n in self.calls.items()}
-        return Costs(self.store_s - before.store_s, self.api_s - before.api_s, calls)
+        collections = {
+            generation: (
+                n - before.collections.get(generation, (0, 0))[0],
+                s - before.collections.get(generation, (0, 0))[1],
+            )
+            for generation, (n, s) in self.collections.items()
+        }
+        return Costs(self.store_s - before.store_s, self.api_s - before.api_s, calls, collections)
 
 
 def costs(bench: Bench) -> Costs:
@@ -181,7 +191,23 @@ def costs(bench: Bench) -> Costs:
         for name, stat in client.info("commandstats").items()
         if name in {"cmdstat_xread", "cmdstat_xrange", "cmdstat_xadd", "cmdstat_evalsha"}
     }
-    return Costs(float(used["used_cpu_user"]) + float(used["used_cpu_sys"]), _api_cpu_s(bench), calls)
+    store_s = float(used["used_cpu_user"]) + float(used["used_cpu_sys"])
+    return Costs(store_s, _api_cpu_s(bench), calls, _api_collections(bench))
+
+
+GC_SAMPLE = re.compile(r"^siege_gc_pause_seconds_(count|sum)\{([^}]*)\} (\S+)$", re.MULTILINE)
+GENERATION = re.compile(r'generation="(\d)"')
+
+
+def _api_collections(bench: Bench) -> dict[str, tuple[float, float]]:
+    """The API processes' timed collections (telemetry/gc_pauses.py), from the service's own /metrics."""
+    with urllib.request.urlopen(f"{bench.service_url}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    found: dict[str, dict[str, float]] = {}
+    for kind, labels, value in GC_SAMPLE.findall(text):
+        if 'process="api"' in labels and (generation := GENERATION.search(labels)):
+            found.setdefault(generation.group(1), {})[kind] = float(value)
+    return {generation: (got.get("count", 0.0), got.get("sum", 0.0)) for generation, got in found.items()}
 
 
 def _api_cpu_s(bench: Bench) -> float:
@@ -201,6 +227,11 @@ def report(run: int, sends: Sends, timed: dict[tuple[str, int], list[float]] | N
         f"all answers p99 {percentile(everything, 99):.1f} ms; {said(sends.errors)}",
         f"  per request: store CPU {1000 * spent.store_s / n:.3f} ms, "
         f"API CPU {1000 * spent.api_s / n:.3f} ms; store calls: {calls}",
+        "  API garbage collections: "
+        + ", ".join(
+            f"generation {generation} {count:.0f} ({1000 * seconds:.1f} ms in all)"
+            for generation, (count, seconds) in sorted(spent.collections.items())
+        ),
     ]
     if timed:
         rows = sorted(timed.values(), key=sum)

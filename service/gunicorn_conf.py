@@ -82,7 +82,11 @@ def post_worker_init(worker: Any) -> None:
     import threading
 
     from service.http import gunicorn_errors
+    from telemetry import gc_pauses
 
+    gc_pauses.settle(
+        "api"
+    )  # the app is loaded: what it built lives as long as the worker, out of the collector's walk
     gunicorn_errors.install()  # gunicorn's own 400, 414 and 431 are problem+json, not its HTML page
     stopping = signal.getsignal(signal.SIGTERM)
 

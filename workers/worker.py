@@ -19,6 +19,7 @@ from rq.worker import SimpleWorker
 
 from eventstore.config import connect
 from eventstore.queues import SERIALIZER
+from telemetry import gc_pauses
 from telemetry.exposition import serve as serve_metrics
 from telemetry.logs import log_json
 from workers import deps, rules_build
@@ -91,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.metrics_bind:
         importlib.import_module("telemetry.metrics")  # declared now: a scrape lists them before the first job
         serve_metrics(args.metrics_bind)
+    importlib.import_module("workers.jobs")  # every job's modules, rules/ among them, before they are frozen
+    gc_pauses.settle("worker")
     stop = threading.Event()
     _stop_on_signals(stop)
     return serve(args.queues, args.url or str(deps.config().queue_redis_url), args.worker_ttl, stop)

@@ -3,6 +3,7 @@ samples directory, as `make run` shares), and SIEGE_METRICS_BIND serves them apa
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 import urllib.request
@@ -46,6 +47,24 @@ def test_one_scrape_adds_up_every_api_and_worker_process(live_service: LiveServi
     )
     assert folded >= 6  # counted by the RQ worker, another process
     eventually(lambda: _jobs_done(live) >= 1, 30, "the projection job to end and be timed")
+
+
+FROZEN = re.compile(r'^siege_gc_frozen_objects\{pid="(\d+)"\} (\S+)$', re.MULTILINE)
+
+
+def test_every_api_and_rq_worker_process_froze_what_it_started_with(live_service: LiveService) -> None:
+    """telemetry/gc_pauses.py's settle() ran in each gunicorn worker and each RQ worker: the gauge it sets,
+    one sample per process, names those very processes (their pids, read from the system)."""
+    live = live_service
+    master = next(child for child in live.stack.children if child.name == "api").process.pid
+    api = {int(pid) for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split()}
+    rq = {worker.process.pid for worker in live.workers}
+    assert len(api) == 2 and rq
+
+    frozen = {int(pid): float(value) for pid, value in FROZEN.findall(scrape(f"{live.base_url}/metrics"))}
+
+    for pid in api | rq:
+        assert frozen.get(pid, 0) > 10_000, f"process {pid} froze {frozen.get(pid)} objects: {frozen}"
 
 
 def _jobs_done(live: LiveService) -> float:

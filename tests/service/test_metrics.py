@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import re
 
 import pytest
@@ -10,6 +11,8 @@ from flask import Flask
 
 from service.app import create_app
 from service.config import ServiceConfig
+from telemetry import gc_pauses
+from telemetry.exposition import exposition
 from tests.fixtures.app import GmClient
 from tests.service.helpers import assert_problem, create_battle, send
 
@@ -72,3 +75,32 @@ def test_siege_metrics_reads_on_off_or_a_token(raw: str, mode: str) -> None:
 def test_a_mistyped_siege_metrics_stops_the_process_at_start(raw: str) -> None:
     with pytest.raises(ValueError, match="SIEGE_METRICS"):
         ServiceConfig.from_env({"SIEGE_METRICS": raw})
+
+
+def test_settling_freezes_what_the_process_holds_and_times_later_collections(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SIEGE_GC_FREEZE", "1")
+    timed_before = sample(
+        exposition().decode(), "siege_gc_pause_seconds_count", process="api", generation="2"
+    )
+    gc.disable()  # no collection of the interpreter's own in between: the count below is exact
+    try:
+        frozen = gc_pauses.settle("api")
+        gc.collect()  # a full collection, as the interpreter would start one
+
+        assert frozen == gc.get_freeze_count() > 10_000  # this process's imports, at the least
+        text = exposition().decode()
+        assert sample(text, "siege_gc_frozen_objects") == frozen
+        assert sample(text, "siege_gc_pause_seconds_count", process="api", generation="2") == timed_before + 1
+    finally:
+        gc.enable()
+        gc.unfreeze()
+        gc.callbacks.remove(gc_pauses._timed)
+
+
+def test_a_gc_freeze_setting_other_than_0_or_1_stops_the_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIEGE_GC_FREEZE", "yes")
+    with pytest.raises(ValueError, match="SIEGE_GC_FREEZE must be 0 or 1"):
+        gc_pauses.settle("api")
+    assert gc.get_freeze_count() == 0
