@@ -202,7 +202,11 @@ GENERATION = re.compile(r'generation="(\d)"')
 def _api_collections(bench: Bench) -> dict[str, tuple[float, float]]:
     """The API processes' timed collections (telemetry/gc_pauses.py), from the service's own /metrics."""
     with urllib.request.urlopen(f"{bench.service_url}/metrics", timeout=10) as response:
-        text = response.read().decode()
+        return api_collections(response.read().decode())
+
+
+def api_collections(text: str) -> dict[str, tuple[float, float]]:
+    """By generation, the API processes' collections in a scrape: (how many, seconds in all)."""
     found: dict[str, dict[str, float]] = {}
     for kind, labels, value in GC_SAMPLE.findall(text):
         if 'process="api"' in labels and (generation := GENERATION.search(labels)):
