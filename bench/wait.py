@@ -17,6 +17,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -200,9 +201,13 @@ GENERATION = re.compile(r'generation="(\d)"')
 
 
 def _api_collections(bench: Bench) -> dict[str, tuple[float, float]]:
-    """The API processes' timed collections (telemetry/gc_pauses.py), from the service's own /metrics."""
-    with urllib.request.urlopen(f"{bench.service_url}/metrics", timeout=10) as response:
-        return api_collections(response.read().decode())
+    """The API processes' timed collections (telemetry/gc_pauses.py), from the service's own /metrics;
+    none when it does not serve them (SIEGE_METRICS off or behind a token)."""
+    try:
+        with urllib.request.urlopen(f"{bench.service_url}/metrics", timeout=10) as response:
+            return api_collections(response.read().decode())
+    except urllib.error.HTTPError:
+        return {}
 
 
 def api_collections(text: str) -> dict[str, tuple[float, float]]:
@@ -232,9 +237,12 @@ def report(run: int, sends: Sends, timed: dict[tuple[str, int], list[float]] | N
         f"  per request: store CPU {1000 * spent.store_s / n:.3f} ms, "
         f"API CPU {1000 * spent.api_s / n:.3f} ms; store calls: {calls}",
         "  API garbage collections: "
-        + ", ".join(
-            f"generation {generation} {count:.0f} ({1000 * seconds:.1f} ms in all)"
-            for generation, (count, seconds) in sorted(spent.collections.items())
+        + (
+            ", ".join(
+                f"generation {generation} {count:.0f} ({1000 * seconds:.1f} ms in all)"
+                for generation, (count, seconds) in sorted(spent.collections.items())
+            )
+            or "none timed (or /metrics not served)"
         ),
     ]
     if timed:

@@ -84,9 +84,8 @@ def post_worker_init(worker: Any) -> None:
     from service.http import gunicorn_errors
     from telemetry import gc_pauses
 
-    gc_pauses.settle(
-        "api"
-    )  # the app is loaded: what it built lives as long as the worker, out of the collector's walk
+    # the app is loaded: what it built lives as long as the worker, out of the collector's walk
+    gc_pauses.settle("api")
     gunicorn_errors.install()  # gunicorn's own 400, 414 and 431 are problem+json, not its HTML page
     stopping = signal.getsignal(signal.SIGTERM)
 

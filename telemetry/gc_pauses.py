@@ -1,51 +1,78 @@
-"""Python's cyclic garbage collector in a long-lived process: what its pauses cost, and what it need not walk.
-
-A full (generation 2) collection walks every object the collector tracks, and holds the GIL while it does:
-every thread of the process stops. An API process holds about 100,000 such objects under load, half of
-them made by its imports, and each full collection stopped it for 80–93 ms of CPU, the tail of a
-`Prefer: wait` (docs/performance.md). What a process imports and builds before its first request lives as
-long as the process, so `settle()`, called once it is ready, moves those objects to the permanent generation
-(`gc.freeze`), which no collection walks again, and times the collections that remain.
-SIEGE_GC_FREEZE=0 leaves the collector as Python sets it (the collections are still timed), to compare."""
+"""Python's garbage collector in a long-lived process: what it starts with frozen out of every later
+collection's walk, and the pauses of the collections that remain timed (docs/performance.md has both)."""
 
 from __future__ import annotations
 
 import gc
+import logging
 import os
+import threading
 import time
+from collections import deque
 from typing import Any
 
-from telemetry.metrics import GC_FROZEN_OBJECTS, GC_PAUSE_SECONDS
+from telemetry.metrics import GC_PAUSE_SECONDS
 
 TIMED = (1, 2)  # generation 0 runs every 700 allocations and takes microseconds: timing it costs more
+FLUSH_S = 1.0  # how often the timed pauses reach the histogram
+KEPT = 10_000  # pauses waiting for the histogram at most; older ones go first
+log = logging.getLogger("siege.gc")
 
-_started: list[float] = []  # the running collection's start; the collector runs one at a time
-_role: list[str] = []  # the process's, as settle() was told
+
+class Pauses:
+    """Collections timed in the collector's own callback, handed to the histogram by a thread of their own:
+    the callback runs wherever an allocation starts a collection, even while this very thread holds
+    prometheus-client's lock, which it would then wait for forever."""
+
+    def __init__(self, role: str, frozen: int) -> None:
+        self.role = role
+        self.frozen = frozen
+        self._started = 0.0
+        self._ended: deque[tuple[int, float]] = deque(maxlen=KEPT)
+        self._stopped = threading.Event()
+
+    def timed(self, phase: str, info: dict[str, Any]) -> None:
+        """gc.callbacks: a clock read and a deque append, nothing that takes a lock."""
+        if info["generation"] not in TIMED:
+            return
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self._ended.append((info["generation"], time.perf_counter() - self._started))
+
+    def flush(self) -> None:
+        while self._ended:
+            generation, seconds = self._ended.popleft()
+            GC_PAUSE_SECONDS.labels(process=self.role, generation=str(generation)).observe(seconds)
+
+    def _flush_until_stopped(self) -> None:
+        while not self._stopped.wait(FLUSH_S):
+            self.flush()
+
+    def stop(self) -> None:
+        """No more timing (tests: the process goes on without it)."""
+        self._stopped.set()
+        if self.timed in gc.callbacks:
+            gc.callbacks.remove(self.timed)
 
 
-def settle(role: str) -> int:
-    """Collect what start-up left behind, freeze the rest, and time every later collection of the
-    generations in TIMED, labelled with `role` (api, worker); once per process, when it is about to serve.
-    Returns the objects frozen."""
+def settle(role: str) -> Pauses:
+    """Once per process, when it is about to serve: collect what start-up left behind, freeze the rest
+    (gc.freeze: what it imported and built lives as long as the process), and time every later collection
+    of the generations in TIMED in `siege_gc_pause_seconds{process=role}`. SIEGE_GC_FREEZE=0: no freeze."""
     if freezing():
         gc.collect()  # garbage frozen would never be freed: collect it first
         gc.freeze()
-    frozen = gc.get_freeze_count()
-    GC_FROZEN_OBJECTS.set(frozen)
-    _role[:] = [role]
-    if _timed not in gc.callbacks:
-        gc.callbacks.append(_timed)
-    return frozen
-
-
-def _timed(phase: str, info: dict[str, Any]) -> None:
-    if info["generation"] not in TIMED:
-        return
-    if phase == "start":
-        _started[:] = [time.perf_counter()]
-    elif _started:
-        paused = time.perf_counter() - _started.pop()
-        GC_PAUSE_SECONDS.labels(process=_role[0], generation=str(info["generation"])).observe(paused)
+    pauses = Pauses(role, gc.get_freeze_count())
+    gc.callbacks.append(pauses.timed)
+    threading.Thread(target=pauses._flush_until_stopped, name="siege-gc-pauses", daemon=True).start()
+    log.info(
+        "process %d (%s) froze %d objects out of the garbage collector's walk",
+        os.getpid(),
+        role,
+        pauses.frozen,
+    )
+    return pauses
 
 
 def freezing() -> bool:

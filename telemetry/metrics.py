@@ -43,13 +43,8 @@ STREAMS_OPEN = Gauge(
 )
 GC_PAUSE_SECONDS = Histogram(
     "siege_gc_pause_seconds",
-    "Python's cyclic garbage collections of generations 1 and 2, which stop every thread of the process, "
-    "by the process's role (api, worker) and the generation",
+    "Elapsed time of Python's garbage collections of generations 1 and 2 (each holds the GIL: no other "
+    "thread of the process runs meanwhile), by the process's role (api, worker) and the generation",
     ["process", "generation"],
     buckets=FAST,
-)
-GC_FROZEN_OBJECTS = Gauge(
-    "siege_gc_frozen_objects",
-    "Objects an API or worker process moved out of the collector's reach once started (gc.freeze), by pid",
-    multiprocess_mode="liveall",
 )

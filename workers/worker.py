@@ -90,7 +90,6 @@ def main(argv: list[str] | None = None) -> int:
     if not deps.configured():
         return 2
     if args.metrics_bind:
-        importlib.import_module("telemetry.metrics")  # declared now: a scrape lists them before the first job
         serve_metrics(args.metrics_bind)
     importlib.import_module("workers.jobs")  # every job's modules, rules/ among them, before they are frozen
     gc_pauses.settle("worker")

@@ -5,6 +5,9 @@ from __future__ import annotations
 import dataclasses
 import gc
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -15,6 +18,8 @@ from telemetry import gc_pauses
 from telemetry.exposition import exposition
 from tests.fixtures.app import GmClient
 from tests.service.helpers import assert_problem, create_battle, send
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def sample(text: str, name: str, **labels: str) -> float:
@@ -81,22 +86,60 @@ def test_settling_freezes_what_the_process_holds_and_times_later_collections(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("SIEGE_GC_FREEZE", "1")
-    timed_before = sample(
-        exposition().decode(), "siege_gc_pause_seconds_count", process="api", generation="2"
-    )
+    timed_before = _timed_full_collections()
     gc.disable()  # no collection of the interpreter's own in between: the count below is exact
+    pauses = gc_pauses.settle("api")
     try:
-        frozen = gc_pauses.settle("api")
         gc.collect()  # a full collection, as the interpreter would start one
+        pauses.flush()  # what its thread does every second
 
-        assert frozen == gc.get_freeze_count() > 10_000  # this process's imports, at the least
-        text = exposition().decode()
-        assert sample(text, "siege_gc_frozen_objects") == frozen
-        assert sample(text, "siege_gc_pause_seconds_count", process="api", generation="2") == timed_before + 1
+        assert pauses.frozen == gc.get_freeze_count() > 10_000  # this process's imports, at the least
+        assert _timed_full_collections() == timed_before + 1
     finally:
+        pauses.stop()
         gc.enable()
         gc.unfreeze()
-        gc.callbacks.remove(gc_pauses._timed)
+
+
+def test_with_the_freeze_off_collections_are_still_timed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIEGE_GC_FREEZE", "0")
+    timed_before = _timed_full_collections()
+    gc.disable()
+    pauses = gc_pauses.settle("api")
+    try:
+        gc.collect()
+        pauses.flush()
+
+        assert pauses.frozen == gc.get_freeze_count() == 0
+        assert _timed_full_collections() == timed_before + 1
+    finally:
+        pauses.stop()
+        gc.enable()
+
+
+def test_a_collection_that_starts_while_a_metric_is_being_recorded_does_not_hang_the_process() -> None:
+    """prometheus-client's multiprocess mode takes one lock for every metric, which a thread cannot take
+    twice: a collection started by an allocation under it (a new label's sample) must not record there."""
+    script = (
+        "import gc, os, tempfile\n"
+        "os.environ['PROMETHEUS_MULTIPROC_DIR'] = tempfile.mkdtemp()\n"
+        "from telemetry import gc_pauses\n"
+        "from telemetry.metrics import COMMANDS\n"
+        "gc.set_threshold(1, 1, 1)  # a collection of generation 2 at nearly every allocation\n"
+        "gc_pauses.settle('api')\n"
+        "for n in range(3000):\n"
+        "    COMMANDS.labels(ruleset='epic', type=f't{n}', status='applied').inc()\n"
+        "print('done')\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=ROOT, check=False
+    )
+
+    assert ran.returncode == 0 and ran.stdout.strip() == "done", ran.stderr[-2000:]
+
+
+def _timed_full_collections() -> float:
+    return sample(exposition().decode(), "siege_gc_pause_seconds_count", process="api", generation="2")
 
 
 def test_a_gc_freeze_setting_other_than_0_or_1_stops_the_process(monkeypatch: pytest.MonkeyPatch) -> None:
