@@ -41,8 +41,12 @@ class Pauses:
             self._ended.append((info["generation"], time.perf_counter() - self._started))
 
     def flush(self) -> None:
-        while self._ended:
-            generation, seconds = self._ended.popleft()
+        # what is there now, no more: recording a pause allocates, which may start (and add) another
+        for _ in range(len(self._ended)):
+            try:
+                generation, seconds = self._ended.popleft()
+            except IndexError:  # another flush took it
+                return
             GC_PAUSE_SECONDS.labels(process=self.role, generation=str(generation)).observe(seconds)
 
     def _flush_until_stopped(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import os
 import re
 import subprocess
 import sys
@@ -117,25 +118,37 @@ def test_with_the_freeze_off_collections_are_still_timed(monkeypatch: pytest.Mon
         gc.enable()
 
 
-def test_a_collection_that_starts_while_a_metric_is_being_recorded_does_not_hang_the_process() -> None:
+def test_a_collection_that_starts_while_a_metric_is_being_recorded_does_not_hang_the_process(
+    tmp_path: Path,
+) -> None:
     """prometheus-client's multiprocess mode takes one lock for every metric, which a thread cannot take
     twice: a collection started by an allocation under it (a new label's sample) must not record there."""
     script = (
-        "import gc, os, tempfile\n"
-        "os.environ['PROMETHEUS_MULTIPROC_DIR'] = tempfile.mkdtemp()\n"
+        "import gc\n"
         "from telemetry import gc_pauses\n"
+        "from telemetry.exposition import exposition\n"
         "from telemetry.metrics import COMMANDS\n"
         "gc.set_threshold(1, 1, 1)  # a collection of generation 2 at nearly every allocation\n"
-        "gc_pauses.settle('api')\n"
-        "for n in range(3000):\n"
+        "pauses = gc_pauses.settle('api')\n"
+        "for n in range(1000):\n"
         "    COMMANDS.labels(ruleset='epic', type=f't{n}', status='applied').inc()\n"
-        "print('done')\n"
+        "pauses.flush()\n"
+        "print(exposition().decode())\n"
     )
     ran = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=ROOT, check=False
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env={**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path), "SIEGE_GC_FREEZE": "1"},
+        check=False,
     )
 
-    assert ran.returncode == 0 and ran.stdout.strip() == "done", ran.stderr[-2000:]
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert (
+        sample(ran.stdout, "siege_gc_pause_seconds_count", process="api", generation="2") >= 1
+    )  # the callback ran
 
 
 def _timed_full_collections() -> float:
