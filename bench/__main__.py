@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bench import RULES_BUILD, ack, browser_verify, footprint, measures, previews, streams
 from bench.measures import Row
-from bench.stack import running
+from bench.stack import Bench, running
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_all(
-    bench: measures.Bench, *, seconds: float, battles: int, entries: int, memory_commands: int = 2_000
+    bench: Bench, *, seconds: float, battles: int, entries: int, memory_commands: int = 2_000
 ) -> list[Row]:
     say(f"creating {battles} battles")
     spread = measures.create_battles(bench, battles)

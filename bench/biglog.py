@@ -6,10 +6,9 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-import redis
-
 from eventstore import keys
 from eventstore.chain import entry_hash
+from eventstore.config import RedisClient
 from eventstore.records import NewEntry
 from eventstore.roles import Log
 from eventstore.stream_fields import to_fields
@@ -17,9 +16,7 @@ from eventstore.stream_fields import to_fields
 CHUNK = 2_000  # XADDs per pipeline round trip
 
 
-def extend(
-    client: redis.Redis[Any], store: Log, battle_id: str, commands: Iterable[Mapping[str, Any]]
-) -> int:
+def extend(client: RedisClient, store: Log, battle_id: str, commands: Iterable[Mapping[str, Any]]) -> int:
     """Append wire commands `{type, ...fields, dice?}` with a valid hash chain; returns the new head version.
 
     Pipelined XADDs instead of one append script call each: ~50x faster, and only for benchmarks, where

@@ -13,8 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.measures import Bench, Row, _timed_fold, create_battles
+from bench.measures import Row, _timed_fold, create_battles
 from bench.scenarios import epic_turns
+from bench.stack import Bench
 from eventstore.config import connect
 from eventstore.redis_store import RedisEventStore
 from replay.export import export_lines

@@ -32,7 +32,7 @@ def _count(frame: FrameType, event: str, _arg: object) -> None:
         counted["gunicorn" if "site-packages/gunicorn/" in where else owner(where)] += 1
 
 
-def post_worker_init(worker: Any) -> None:
+def post_worker_init(worker: Any) -> None:  # type: ignore[no-redef]  # the service's, wrapped
     gunicorn_conf.post_worker_init(worker)
     threading.setprofile(_count)  # every thread started from now on: the request threads are
 

@@ -186,7 +186,7 @@ def export_verify(bench: Bench, entries: int, work_dir: Path) -> list[Row]:
     """A concluded battle of `entries` versions, exported by `siege export` and checked by `siege verify`,
     each in a process of its own whose peak RSS is the number (streamed, not loaded)."""
     ((battle_id, _token),) = create_battles(bench, 1)
-    commands = itertools.chain(
+    commands: Iterable[dict[str, object]] = itertools.chain(
         ({"type": COMMAND["type"]} for _ in range(max(entries - 2, 0))), ({"type": "conclude"},)
     )
     _timed_fold(bench, battle_id, commands)
