@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from prometheus_client.parser import text_string_to_metric_families
+
 from bench import cpu
 from bench.load import percentile
 from bench.measures import COMMAND, create_battles
@@ -174,13 +176,10 @@ class Costs:
 
     def __sub__(self, before: Costs) -> Costs:
         calls = {name: n - before.calls.get(name, 0) for name, n in self.calls.items()}
-        collections = {
-            generation: (
-                n - before.collections.get(generation, (0, 0))[0],
-                s - before.collections.get(generation, (0, 0))[1],
-            )
-            for generation, (n, s) in self.collections.items()
-        }
+        collections = {}
+        for generation, (n, s) in self.collections.items():
+            n_before, s_before = before.collections.get(generation, (0.0, 0.0))
+            collections[generation] = (n - n_before, s - s_before)
         return Costs(self.store_s - before.store_s, self.api_s - before.api_s, calls, collections)
 
 
@@ -196,10 +195,6 @@ def costs(bench: Bench) -> Costs:
     return Costs(store_s, _api_cpu_s(bench), calls, _api_collections(bench))
 
 
-GC_SAMPLE = re.compile(r"^siege_gc_pause_seconds_(count|sum)\{([^}]*)\} (\S+)$", re.MULTILINE)
-GENERATION = re.compile(r'generation="(\d)"')
-
-
 def _api_collections(bench: Bench) -> dict[str, tuple[float, float]]:
     """The API processes' timed collections (telemetry/gc_pauses.py), from the service's own /metrics;
     none when it does not serve them (SIEGE_METRICS off or behind a token)."""
@@ -212,11 +207,15 @@ def _api_collections(bench: Bench) -> dict[str, tuple[float, float]]:
 
 def api_collections(text: str) -> dict[str, tuple[float, float]]:
     """By generation, the API processes' collections in a scrape: (how many, seconds in all)."""
-    found: dict[str, dict[str, float]] = {}
-    for kind, labels, value in GC_SAMPLE.findall(text):
-        if 'process="api"' in labels and (generation := GENERATION.search(labels)):
-            found.setdefault(generation.group(1), {})[kind] = float(value)
-    return {generation: (got.get("count", 0.0), got.get("sum", 0.0)) for generation, got in found.items()}
+    count: dict[str, float] = {}
+    total: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        if family.name != "siege_gc_pause_seconds":
+            continue
+        for s in family.samples:
+            if s.labels.get("process") == "api" and s.name.endswith(("_count", "_sum")):
+                (count if s.name.endswith("_count") else total)[s.labels["generation"]] = s.value
+    return {generation: (n, total.get(generation, 0.0)) for generation, n in count.items()}
 
 
 def _api_cpu_s(bench: Bench) -> float:
