@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from rules.codec import JSON, encode
+from rules.codec import JSON
 from rules.dice import Dice, Roll
 from rules.errors import Rejected
 from rules.fold import Battle, Entry, Rewind, Seeds, prepared, step
@@ -83,9 +83,13 @@ class PathDice(Dice):
         if summed:
             assert sum(summed) == count, (summed, count)
             values = [v for group in summed if group for v in _spread(self._node(sides, group), sides, group)]
+        elif count == 1:  # nearly every roll: no comprehension to build
+            values = [self._node(sides, 1)]
         else:
             values = [self._node(sides, 1) for _ in range(count)]
-        self.rolls.extend(Roll(slot=slot, sides=sides, value=v, source="stream") for v in values)
+        rolls = self.rolls
+        for value in values:
+            rolls.append(Roll(slot=slot, sides=sides, value=value, source="stream"))
         return values
 
     def _node(self, sides: int, count: int) -> int:
@@ -141,7 +145,8 @@ class Preview:
         return {"exact": self.exact, "samples": self.samples, **{k: _rounded(v) for k, v in tallied.items()}}
 
 
-Decide = Callable[[Dice], dict[str, JSON]]  # one path's outcome: status, reason, result
+# one path's outcome: status, reason, and the result as a record or as its plain JSON (the tally reads either)
+Decide = Callable[[Dice], dict[str, JSON]]
 
 
 def decider(battle: Battle[Any], entry: Entry, rewind: Rewind | None) -> Decide:
@@ -160,7 +165,8 @@ def decider(battle: Battle[Any], entry: Entry, rewind: Rewind | None) -> Decide:
             dice.check_counts()
         except Rejected as refusal:
             return {"status": "rejected", "reason": refusal.reason, "result": None}
-        return {"status": "applied", "reason": None, "result": encode(decided.result)}
+        # the record itself: the tally reads its leaves off it, as `encode` would write them
+        return {"status": "applied", "reason": None, "result": decided.result}
 
     return decide
 
@@ -284,9 +290,11 @@ class Sampler:
         return dice.path
 
     def _learn(self, path: list[Node], outcome: dict[str, JSON]) -> None:
-        for n, (_value, sides, count) in enumerate(path):
-            self._sides[tuple(v for v, _s, _c in path[:n])] = (sides, count)
-        self._leaves[tuple(v for v, _s, _c in path)] = outcome
+        prefix: tuple[int, ...] = ()
+        for value, sides, count in path:
+            self._sides[prefix] = (sides, count)
+            prefix = (*prefix, value)
+        self._leaves[prefix] = outcome
 
 
 def _probability(path: list[Node]) -> float:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+import enum
+import itertools
 import math
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from rules.codec import JSON
+from rules.codec import JSON, JSON_NAME
 
 MAX_FIELDS = 64  # dotted paths kept per preview, first seen first: bounds the answer
 MAX_DEPTH = 4  # nesting walked into a result
@@ -51,24 +55,94 @@ class Tally:
         }
 
 
-def leaves(value: JSON, path: str = "", depth: int = 0) -> list[tuple[str, JSON]]:
-    """The scalar leaves of a result, by dotted path (`roll.total`, `saves.0.saved`)."""
+def leaves(value: Any) -> list[tuple[str, JSON]]:
+    """The scalar leaves of a result, by dotted path (`roll.total`, `saves.0.saved`): those of its plain
+    JSON (`rules.codec.encode`), read off the records themselves, so no sampled path encodes its result."""
     found: list[tuple[str, JSON]] = []
-    _leaves(value, path, depth, found)
+    _leaves(value, "", 0, found)
     return found
 
 
-def _leaves(value: JSON, path: str, depth: int, found: list[tuple[str, JSON]]) -> None:
-    # appends to one list: a generator per level cost twice as much, and every applied path is tallied
+Walker = Callable[[Any, str, int, list[tuple[str, JSON]]], None]  # (value, path, depth, found)
+_walkers: dict[type, Walker] = {}  # type -> its walker, chosen once: every applied path is tallied
+
+
+def _leaves(value: Any, path: str, depth: int, found: list[tuple[str, JSON]]) -> None:
+    # appends to one list: a generator per level cost twice as much
+    kind = type(value)
+    if kind in _SCALARS:
+        if path:
+            found.append((path, value))
+        return
+    walker = _walkers.get(kind)
+    if walker is None:
+        walker = _walkers[kind] = _walker_for(kind)
+    walker(value, path, depth, found)
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _walker_for(kind: type) -> Walker:
+    """What `encode` makes of this type, walked as `_leaves` walks plain JSON (the same cases, in order)."""
+    if dataclasses.is_dataclass(kind):
+        return _record_walker(kind)
+    if issubclass(kind, enum.Enum):
+        return lambda value, path, depth, found: _json_leaves(value.value, path, depth, found)
+    if issubclass(kind, Mapping):
+        return _mapping_leaves
+    if issubclass(kind, (tuple, list, frozenset, set)):
+        return _sequence_leaves
+    return _json_leaves
+
+
+def _record_walker(kind: type) -> Walker:
+    """One straight-line function per record type, as `rules.codec` writes its encoder: each field read by
+    name, the scalar test inline, the dotted path of each member built from its written name."""
+    members = [(f.metadata.get(JSON_NAME, f.name), f.name) for f in dataclasses.fields(kind)]
+    lines = [
+        "def walk(value, path, depth, found):",
+        "    if depth >= max_depth:",
+        "        return",
+        "    depth += 1",
+        "    prefix = path + '.' if path else ''",
+    ]
+    for key, name in members:
+        if key in SKIPPED:
+            continue
+        lines += [
+            f"    v = value.{name}",
+            "    if type(v) in scalars:",
+            f"        found.append((prefix + {key!r}, v))",
+            "    else:",
+            f"        leaves(v, prefix + {key!r}, depth, found)",
+        ]
+    scope: dict[str, Any] = {"max_depth": MAX_DEPTH, "scalars": _SCALARS, "leaves": _leaves}
+    exec("\n".join(lines), scope)  # the record's own field names only
+    walk: Walker = scope["walk"]
+    return walk
+
+
+def _mapping_leaves(value: Mapping[Any, Any], path: str, depth: int, found: list[tuple[str, JSON]]) -> None:
+    if depth < MAX_DEPTH:
+        for key, item in value.items():
+            name = str(key)
+            if name not in SKIPPED:
+                _leaves(item, f"{path}.{name}" if path else name, depth + 1, found)
+
+
+def _sequence_leaves(value: Iterable[Any], path: str, depth: int, found: list[tuple[str, JSON]]) -> None:
+    if depth < MAX_DEPTH:
+        for index, item in enumerate(itertools.islice(value, MAX_ITEMS)):
+            _leaves(item, f"{path}.{index}", depth + 1, found)
+
+
+def _json_leaves(value: Any, path: str, depth: int, found: list[tuple[str, JSON]]) -> None:
+    """A value `encode` passes through as it is (an enum's own value among them), walked as plain JSON."""
     if isinstance(value, dict):
-        if depth < MAX_DEPTH:
-            for key, item in value.items():
-                if key not in SKIPPED:
-                    _leaves(item, f"{path}.{key}" if path else str(key), depth + 1, found)
+        _mapping_leaves(value, path, depth, found)
     elif isinstance(value, list):
-        if depth < MAX_DEPTH:
-            for index, item in enumerate(value[:MAX_ITEMS]):
-                _leaves(item, f"{path}.{index}", depth + 1, found)
+        _sequence_leaves(value, path, depth, found)
     elif path:
         found.append((path, value))
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from rules.codec import encode
+from rules.fold import Entry
 from rules.preview import (
     EXHAUSTIVE_LEAVES,
     ORDERED_LEAVES,
@@ -20,6 +22,7 @@ from rules.preview import (
     _spread,
     _walk,
     answer,
+    decider,
     preview,
 )
 from tests.examples.test_epic_examples import defended_east_wall
@@ -171,6 +174,23 @@ def test_a_rams_2d6_damage_averages_as_computed_by_hand_within_its_standard_erro
     critical = sum(bucket["p"] for bucket in damage["histogram"] if bucket["from"] > 22)
     assert abs(damage["p"] - 0.9) < 0.03  # damage is drawn on every hit
     assert abs(critical / damage["p"] - 0.05) < 0.015  # only a critical passes 2d6 + 10 = 22
+
+
+@pytest.mark.example("EX-PF-22")
+def test_each_paths_result_is_tallied_off_its_record_as_its_encoded_json_would_be() -> None:
+    """The 2,000 sampled rams (a hit, its critical, its damage) answered with each path's result left a
+    record, and again with each encoded as the fold stores it: the same answer, to the last digit."""
+    t = rammed_gate()
+    body = {"engine_id": "lr", "target": {"structure_id": "lg"}, "charging": True}
+    decide = decider(t.battle, Entry(version=t.battle.version + 1, type="ram", data=body, dice={}), t.at)
+
+    def encoded(dice: Any) -> dict[str, Any]:
+        outcome = decide(dice)
+        return {**outcome, "result": encode(outcome["result"])}
+
+    as_records, as_json = answer(decide).to_wire(), answer(encoded).to_wire()
+    assert as_records["samples"] == SAMPLES and "damage.total" in as_records["fields"]
+    assert as_records == as_json
 
 
 @pytest.mark.example("EX-PF-22")

@@ -3,11 +3,14 @@ what a VTT shows on hover is these numbers, so each summary is checked exactly."
 
 from __future__ import annotations
 
+import enum
 import math
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import pytest
 
+from rules.codec import JSON_NAME, encode
 from rules.preview_fields import MAX_BUCKETS, MAX_FIELDS, MAX_VALUES, Tally, describe, leaves
 
 
@@ -29,6 +32,49 @@ def test_a_results_leaves_are_its_scalars_by_dotted_path_but_the_dice_and_what_l
         ("none", None),
     ]  # fmt: skip
     assert leaves(5) == []  # a bare scalar has no path
+
+
+class Cover(enum.Enum):
+    SOFT = "soft"
+
+
+@dataclass(frozen=True, slots=True)
+class Inner:
+    origin: int = field(metadata={JSON_NAME: "from"})  # written under another name, as `from` is
+    deep: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    hit: bool
+    cover: Cover
+    dice: tuple[int, ...]  # skipped, as the rolls themselves are
+    hits: tuple[Inner, ...]
+    squares: frozenset[int]
+    by_id: dict[object, Inner]
+    none: None = None
+
+
+def test_a_records_leaves_are_those_of_its_plain_json_read_off_the_record_itself() -> None:
+    """The tally reads a path's result off its record (no encoding per sampled path): every case `encode`
+    writes (a renamed field, an enum, a tuple, a frozenset, a mapping of other keys) and `leaves` cuts (the
+    dice, items past the fourth, depth past the fourth) lands as on the encoded result."""
+    nested = Inner(origin=1, deep={"a": Inner(origin=2), "b": {"c": 3}})  # "a" and "b" lie at depth 4
+    record = Outcome(
+        hit=True,
+        cover=Cover.SOFT,
+        dice=(3, 4),
+        hits=tuple(Inner(origin=n) for n in range(6)),
+        squares=frozenset({7}),
+        by_id={5: nested},
+    )
+    expected = [
+        ("hit", True), ("cover", "soft"),
+        *((f"hits.{n}.from", n) for n in range(4)), *((f"hits.{n}.deep", None) for n in range(4)),
+        ("squares.0", 7), ("by_id.5.from", 1), ("none", None),
+    ]  # fmt: skip
+    assert sorted(leaves(record), key=str) == sorted(expected, key=str)
+    assert leaves(record) == leaves(encode(record))  # and in the same order as the encoded result's
 
 
 def test_a_tally_adds_each_paths_weight_to_its_status_its_reason_and_each_field() -> None:
