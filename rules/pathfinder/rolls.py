@@ -78,7 +78,10 @@ class Check:
 
     @property
     def modifier_total(self) -> int:
-        return sum(m.value for m in self.modifiers)
+        total = 0
+        for m in self.modifiers:  # a loop: a generator for two or three terms costs more than the sum
+            total += m.value
+        return total
 
 
 def attack_success(natural: int, total: int, target_number: int) -> bool:
@@ -115,7 +118,9 @@ def _judged(
 ) -> Check:
     """A check whose success is judged on its total (natural + modifiers)."""
     terms = tuple(modifiers)
-    total = natural + sum(m.value for m in terms)
+    total = natural
+    for m in terms:
+        total += m.value
     return Check(slot=slot, natural=natural, modifiers=terms, target_number=target, success=success(total))
 
 
