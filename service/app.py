@@ -14,6 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.access import auth, battle_budgets, caller_limits
 from service.access.token_cache import TokenCache
+from service.commands.preview_memory import PreviewMemory
 from service.commands.scheduling import Scheduler
 from service.config import ServiceConfig
 from service.deps import EXTENSION, Services
@@ -96,6 +97,7 @@ def create_app(
             per_battle=config.max_streams_per_battle,
             per_token=config.max_streams_per_token,
         ),
+        previews=PreviewMemory(config.preview_cache_size),
     )
     if config.behind_front:  # the front's X-Forwarded-For is the client: limits and logs key on it
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]

@@ -32,6 +32,7 @@ class ServiceConfig:
     page_default: int = 100  # SIEGE_PAGE_DEFAULT: `GET .../events` without `limit`
     page_max: int = 1000  # SIEGE_PAGE_MAX: larger `limit`s are clamped to this
     battle_cache_size: int = 10_000  # SIEGE_BATTLE_CACHE: battles whose header one process remembers
+    preview_cache_size: int = 256  # SIEGE_PREVIEW_CACHE: preview answers one process keeps; 0: none
     idempotency_ttl_s: float = 24 * 3600.0  # SIEGE_IDEMPOTENCY_TTL_S: how long a key replays its response
     rate_limit: str = "1200 per minute"  # SIEGE_RATE_LIMIT: per token (limits notation), or "off"
     battle_rate_limit: str = "4800 per minute"  # SIEGE_BATTLE_RATE_LIMIT: all of a battle's tokens, or "off"
@@ -84,6 +85,7 @@ class ServiceConfig:
             page_default=_read(env, "SIEGE_PAGE_DEFAULT", int, base.page_default, minimum=1),
             page_max=_read(env, "SIEGE_PAGE_MAX", int, base.page_max, minimum=1),
             battle_cache_size=_read(env, "SIEGE_BATTLE_CACHE", int, base.battle_cache_size, minimum=1),
+            preview_cache_size=_read(env, "SIEGE_PREVIEW_CACHE", int, base.preview_cache_size, minimum=0),
             idempotency_ttl_s=_read(env, "SIEGE_IDEMPOTENCY_TTL_S", float, base.idempotency_ttl_s, minimum=1),
             rate_limit=_rate_limit(env.get("SIEGE_RATE_LIMIT") or base.rate_limit),
             battle_rate_limit=_rate_limit(

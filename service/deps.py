@@ -11,6 +11,7 @@ from redis import Redis
 
 from eventstore.roles import Access, Deliveries, Folds, Log, Webhooks
 from service.access.token_cache import TokenCache
+from service.commands.preview_memory import PreviewMemory
 from service.commands.scheduling import Scheduler
 from service.config import ServiceConfig
 from service.reading.battle_cache import BattleCache
@@ -37,6 +38,7 @@ class Services:
     reveals: Reveals  # how far this process read each battle's outcomes for reveals (hidden orders)
     waiters: threading.BoundedSemaphore  # `Prefer: wait` answers in progress: a thread is left for the rest
     hub: Hub  # this process's stream reader; its thread starts with the first stream
+    previews: PreviewMemory  # the previews this process answered lately, by the state and command decided
 
 
 def services() -> Services:

@@ -7,6 +7,7 @@ from flask import Response
 
 from schemas.previews import PreviewSchema
 from service.commands.preview import preview_command
+from service.commands.preview_memory import BYPASS, HIT, STORED
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.http.json_io import json_response, read_json
@@ -17,11 +18,24 @@ blp = Blueprint(
 )
 
 
+CACHE_STATUS = {
+    "Cache-Status": {
+        "description": f"RFC 9211: `{HIT}` when this process answered the same preview of the same state "
+        f"before (nothing decided again), `{STORED}` when decided now and kept, `{BYPASS}` when "
+        "SIEGE_PREVIEW_CACHE=0",
+        "schema": {"type": "string"},
+    }
+}
+
+
 @blp.route("/<battle_id>/previews", methods=["POST"])
 @blp.access("command")
 @blp.json_body(command_body())  # its schema is the battle's ruleset's: read below
-@blp.response(200, PreviewSchema, description="the distribution of the command's outcome")
+@blp.response(
+    200, PreviewSchema, headers=CACHE_STATUS, description="the distribution of the command's outcome"
+)
 @blp.alt_response(404, response="NOT_FOUND")
 def create_preview(battle_id: str) -> Response:
     """Preview a command: its odds against the state at the head, exact or sampled; nothing is appended"""
-    return json_response(preview_command(services(), battle_id, read_json()), 200)
+    answer, cache_status = preview_command(services(), battle_id, read_json())
+    return json_response(answer, 200, {"Cache-Status": cache_status})

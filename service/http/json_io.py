@@ -134,6 +134,11 @@ def language() -> str:
     return best
 
 
+def compact_json(body: Any) -> str:
+    """An answer's JSON text as `json_response` sends it, for a caller that keeps the text."""
+    return _COMPACT(body)
+
+
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
     text = body if isinstance(body, str) else _COMPACT(body)
     return Response(text, status, dict(headers or {}), mimetype=JSON_MIMETYPE)
