@@ -35,21 +35,31 @@ def material(struck: Struck) -> str | None:
 
 def within(state: PfState, centre: Square, radius_ft: int) -> list[Struck]:
     """Every creature, standing engine and reachable structure within the radius of the square."""
+    # a square farther than this on either axis is out at once: the distance is at least 5 × the larger one
+    x, y, reach = centre.x, centre.y, radius_ft // 5
     found: list[Struck] = []
     found += [
         Struck(kind="creature", entity=c, distance_ft=d)
         for c in state.creatures
-        if (d := distance_ft(centre, c.position)) <= radius_ft
+        if abs(c.position.x - x) <= reach
+        and abs(c.position.y - y) <= reach
+        and (d := distance_ft(centre, c.position)) <= radius_ft
     ]
     found += [
         Struck(kind="engine", entity=e, distance_ft=d)
         for e in state.engines
-        if not e.destroyed and (d := distance_ft(centre, e.position)) <= radius_ft
+        if not e.destroyed
+        and abs(e.position.x - x) <= reach
+        and abs(e.position.y - y) <= reach
+        and (d := distance_ft(centre, e.position)) <= radius_ft
     ]
     found += [
         Struck(kind="structure", entity=s, distance_ft=d)
         for s in state.structures
-        if reachable(state, s) and (d := distance_ft(centre, s.position)) <= radius_ft
+        if abs(s.position.x - x) <= reach
+        and abs(s.position.y - y) <= reach
+        and reachable(state, s)
+        and (d := distance_ft(centre, s.position)) <= radius_ft
     ]
     return found
 
