@@ -28,20 +28,31 @@ class Seen:
 
 
 class PreviewMemory:
-    """Bounded, oldest first out; holds each answer as the JSON text it was sent as."""
+    """Bounded by the characters of the answers and commands it holds, oldest first out; holds each answer as
+    the JSON text it was sent as (an answer is some 10 KB, at most some 30 KB in the spec's examples)."""
 
     def __init__(self, size: int) -> None:
-        self.size = size
+        self.size = size  # characters; 0: nothing is kept
         self._answers: dict[Seen, str] = {}
+        self._held = 0
         self._lock = threading.Lock()
 
     def get(self, seen: Seen) -> str | None:
         return self._answers.get(seen)
 
     def put(self, seen: Seen, answer: str) -> None:
-        if self.size == 0:
+        cost = _cost(seen, answer)
+        if cost > self.size:
             return
         with self._lock:
-            if len(self._answers) >= self.size:
-                self._answers.pop(next(iter(self._answers)), None)
+            if seen in self._answers:  # two requests decided it at once: the later one is kept
+                self._held -= _cost(seen, self._answers.pop(seen))
+            while self._held + cost > self.size:
+                oldest = next(iter(self._answers))
+                self._held -= _cost(oldest, self._answers.pop(oldest))
             self._answers[seen] = answer
+            self._held += cost
+
+
+def _cost(seen: Seen, answer: str) -> int:
+    return len(answer) + len(seen.command)

@@ -13,7 +13,7 @@ from werkzeug.test import TestResponse
 
 from eventstore.redis_store import RedisEventStore
 from service.app import create_app
-from service.commands.preview_memory import BYPASS, HIT, STORED, PreviewMemory
+from service.commands.preview_memory import BYPASS, HIT, STORED, PreviewMemory, Seen
 from service.deps import EXTENSION, Services
 from tests.fixtures.app import GmClient, config_for
 from tests.service.helpers import accepted, fold
@@ -88,3 +88,17 @@ def test_a_process_told_to_keep_none_decides_every_preview(
     first, again = previewed(client, battle_id, ASSAULT), previewed(client, battle_id, ASSAULT)
     assert (first.headers["Cache-Status"], again.headers["Cache-Status"]) == (BYPASS, BYPASS)
     assert again.data == first.data and not memory_of(app)._answers
+
+
+def test_the_memory_holds_at_most_its_size_in_characters_dropping_the_oldest_first() -> None:
+    memory = PreviewMemory(100)
+    seen = [Seen(battle_id="b", version=v, hidden_from=None, command="{}") for v in range(4)]
+    for n in range(3):
+        memory.put(seen[n], "x" * 30)  # 32 characters each with the command's two
+    assert [memory.get(s) for s in seen[:3]] == ["x" * 30] * 3
+    memory.put(seen[3], "y" * 30)  # a fourth would hold 128: the oldest goes
+    assert memory.get(seen[0]) is None and memory.get(seen[3]) == "y" * 30
+    alone = Seen(battle_id="b", version=9, hidden_from=None, command="{}")
+    memory.put(alone, "z" * 99)  # past the size on its own: never kept
+    assert memory.get(alone) is None
+    assert [memory.get(s) for s in seen[1:]] == ["x" * 30, "x" * 30, "y" * 30]
