@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, Route, expect
+from playwright.sync_api import Browser, Locator, Page, Route, ViewportSize, expect
 
 from replay.export import export_lines
 from replay.in_browser import bundle
@@ -39,9 +39,9 @@ pytestmark = [
     pytest.mark.usefixtures("chromium"),
 ]
 
-DESKTOP = {"width": 1280, "height": 800}
+DESKTOP = ViewportSize(width=1280, height=800)
 RULES_VERSION = ", ".join(get_ruleset("epic").rules_versions)
-PHONE = {"width": 390, "height": 844}
+PHONE = ViewportSize(width=390, height=844)
 
 
 @dataclass
@@ -75,8 +75,8 @@ def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return directory
 
 
-def viewer_page(browser: Browser, viewport: dict[str, int], locale: str) -> Iterator[Page]:
-    context = browser.new_context(viewport=viewport, locale=locale)  # type: ignore[arg-type]
+def viewer_page(browser: Browser, viewport: ViewportSize, locale: str) -> Iterator[Page]:
+    context = browser.new_context(viewport=viewport, locale=locale)
     page = context.new_page()
     page.set_default_timeout(STEP_TIMEOUT_MS)
     try:

@@ -105,7 +105,8 @@ def test_the_edges_of_every_range_are_inside_it() -> None:
 
 
 def test_what_is_no_object_is_invalid_field() -> None:
-    for data in (None, [], "u1", 3):
+    not_objects: tuple[object, ...] = (None, [], "u1", 3)
+    for data in not_objects:
         with pytest.raises(Rejected, match="invalid_field"):
             build(Orders, data)
 

@@ -443,7 +443,7 @@ def test_ex_pf_10_targeting_check_totals(
 @rule("PF-INDIRECT-05", "PF-INDIRECT-06", "PF-INDIRECT-04", "PF-FEAT-03", "PF-LOAD-01", "PF-LOAD-04")
 @rule("PF-MOVE-01", "PF-MOVE-06", "PF-SCATTER-01", "PF-TIME-02")
 def test_ex_pf_11_successive_shots_seen_misses_an_observer_a_hit_a_move(new_table: TableFactory) -> None:
-    lead = {
+    lead: dict[str, Any] = {
         "skills": K(10, 10),
         "feats": ["siege_engineer", "master_siege_engineer"],
         "proficiencies": ["catapult_light"],
@@ -821,7 +821,7 @@ def test_ex_pf_15_crew_equivalents_and_status(new_table: TableFactory) -> None:
 @example("EX-PF-16")
 @rule("PF-CREW-04", "PF-AIM-02", "PF-LOAD-01", "PF-LOAD-02", "PF-FEAT-03", "PF-FEAT-01")
 def test_ex_pf_16_diminished_crew_and_master_siege_engineer(new_table: TableFactory) -> None:
-    master = {
+    master: dict[str, Any] = {
         "skills": K(10, 10),
         "feats": ["siege_engineer", "master_siege_engineer"],
         "proficiencies": ["ballista_heavy"],

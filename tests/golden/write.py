@@ -31,13 +31,14 @@ import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from eventstore.canonical import canonical_json, loads
 from eventstore.clock import iso
 from eventstore.memory_store import MemoryEventStore
 from eventstore.paging import history, iter_outcomes
 from eventstore.records import NewEntry, Projection
+from eventstore.roles import Folds, Log
 from replay.export import export_lines
 from replay.verify import verify
 from tests.eventstore.helpers import appending
@@ -59,7 +60,11 @@ def recorded_at(version: int) -> str:
     return iso(RECORDED_FROM + timedelta(seconds=version - 1))
 
 
-def store_battle(store: MemoryEventStore, battle: Battle, *, fold: bool = True) -> str:
+class Storing(Log, Folds, Protocol):
+    """What storing a battle uses, on either backend (the v1 corpus test stores on Redis)."""
+
+
+def store_battle(store: Storing, battle: Battle, *, fold: bool = True) -> str:
     """The battle's log appended as the service appends it, and its outcomes stored (unless not `fold`ed
     and none are given); its id."""
     found = battle_id(battle["name"])

@@ -23,7 +23,7 @@ QUEUE_DB = LIVE_DB_OFFSET + 1  # the cluster stack's queue: a database of its ow
 SETTLED_S = 60
 SPREAD_TRIES = 40  # battles created at most to find a second master: all on one, 3 * (1/3)^40
 
-EAST_WALL = [  # docs/api.md, "A worked session" (seed 001, EX-EP-01)
+EAST_WALL: list[dict[str, Any]] = [  # docs/api.md, "A worked session" (seed 001, EX-EP-01)
     {"type": "add_fortification", "id": "E1", "kind": "wall"},
     {"type": "add_stand", "id": "goff", "stand_type": "infantry", "side": "defender", "caf": 2,
      "speed_cm": 10, "location": {"kind": "on", "section_id": "E1"}},

@@ -26,7 +26,7 @@ GENERATOR = Path(sys.prefix) / "generator" / "bin" / "openapi-python-client"  # 
 # so export and import bodies are bytes to it (it still sends and reads them as application/x-ndjson)
 CONFIG = "post_hooks: []\ncontent_type_overrides:\n  application/x-ndjson: application/octet-stream\n"
 WAIT = "wait=5"
-EAST_WALL = [  # docs/api.md, "A worked session": (who sends it, the body)
+EAST_WALL: list[tuple[str, dict[str, Any]]] = [  # docs/api.md, "A worked session": (who sends it, the body)
     ("gm", {"type": "add_fortification", "id": "E1", "kind": "wall"}),
     ("gm", {"type": "add_stand", "id": "goff", "stand_type": "infantry", "side": "defender", "caf": 2,
             "speed_cm": 10, "location": {"kind": "on", "section_id": "E1"}}),

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from tests.processes.client import call
 from workers import rules_build
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("processes")]
-REFUSED = [
+REFUSED: list[dict[str, Any]] = [
     {"type": "add_fortification", "id": "w1", "kind": "wall", "door": "open"},
     {"type": "give_order", "stand_id": "csm", "gate_id": "g1", "order": "charge"},
     {"type": "barrage", "stand_ids": ["csm"], "weapon_id": "w", "barrage_points": 1, "kind": "direct"},

@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 import sysconfig
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -104,20 +104,20 @@ class Referees:
         self.log = [created]
         self._fold("new", [created])
 
-    def steps_of(self, entries: list[Entry]) -> None:
+    def steps_of(self, entries: Sequence[Entry]) -> None:
         """The next entries of the battle, sent in one go: each build folds while the others do."""
         self.log.extend(entries)
         self._fold("step", entries)
 
-    def fold(self, entries: list[Entry]) -> None:
+    def fold(self, entries: Sequence[Entry]) -> None:
         self.battle(entries[0])
         self.steps_of(entries[1:])
 
-    def _fold(self, op: str, entries: list[Entry]) -> None:
+    def _fold(self, op: str, entries: Sequence[Entry]) -> None:
         for start in range(0, len(entries), CHUNK):
             self._chunk(op, entries[start : start + CHUNK], len(entries) - start)
 
-    def _chunk(self, op: str, entries: list[Entry], left: int) -> None:
+    def _chunk(self, op: str, entries: Sequence[Entry], left: int) -> None:
         for server in self.servers:
             for entry in entries:
                 server.send(op, entry)

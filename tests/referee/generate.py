@@ -117,7 +117,8 @@ class BattleWriter:
         """A command built from its record's declaration, every field drawn (ids mostly ones made before)."""
         name = rnd.choice(sorted(self.ruleset.commands))
         command: Command = {"type": name}
-        for p in plan(self.ruleset.commands[name]):
+        record: type = self.ruleset.commands[name]
+        for p in plan(record):
             if p.required or rnd.random() < 0.5:
                 command[p.name] = _value(p, rnd, self.ids)
         return self._with_dice(command, rnd) if rnd.random() < 0.2 else command
@@ -125,7 +126,7 @@ class BattleWriter:
     def _mutated(self, command: Command, rnd: random.Random) -> Command:
         """A command of a test's battle with one field redrawn, dropped or added, or its dice changed."""
         changed = dict(command)
-        record = self.ruleset.commands.get(str(command["type"]))
+        record: type | None = self.ruleset.commands.get(str(command["type"]))
         plans = plan(record) if record is not None else ()
         what = rnd.random()
         if plans and what < 0.5:
@@ -151,7 +152,7 @@ class BattleWriter:
         return {**command, "dice": dice}
 
     def _remember(self, command: Command) -> None:
-        record = self.ruleset.commands.get(str(command.get("type")))
+        record: type | None = self.ruleset.commands.get(str(command.get("type")))
         for p in plan(record) if record is not None else ():
             if p.facts.new and isinstance(command.get(p.name), str) and command[p.name] not in self.ids:
                 self.ids.append(command[p.name])

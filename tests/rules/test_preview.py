@@ -44,7 +44,7 @@ LASCANNON = {"id": "lascannon", "to_hit": 2, "save_modifier": -2}
 TWO_D6 = {total: Fraction(6 - abs(total - 7), 36) for total in range(2, 13)}  # ways to roll 2..12 of 36
 
 
-def close(answer: float, expected: Fraction) -> bool:
+def close(answer: float, expected: Fraction | int) -> bool:
     return abs(answer - float(expected)) < 1e-9
 
 
@@ -274,7 +274,8 @@ def test_the_previews_own_dice_are_the_documented_stream_and_never_the_battles()
     (a d6 refuses bytes from 252 up), one block after another; the sampled previews are repeatable."""
 
     def expected(sides: int, count: int) -> list[int]:
-        limit, values, block = 256 - 256 % sides, [], 0
+        limit, block = 256 - 256 % sides, 0
+        values: list[int] = []
         while len(values) < count:
             digest = hashlib.sha256(SAMPLE_KEY + block.to_bytes(8, "big")).digest()
             values += [b % sides + 1 for b in digest if b < limit]

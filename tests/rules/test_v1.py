@@ -109,7 +109,7 @@ def test_a_v1_golden_battle_folds_today_to_the_outcomes_and_state_3d3a22b_parent
 
 
 def test_a_v1_battle_differs_from_the_same_log_at_v2_only_by_summary_and_detail() -> None:
-    commands = [
+    commands: list[dict[str, Any]] = [
         {"type": "add_fortification", "id": "W1", "kind": "wall"},
         {"type": "add_stand", "id": "s1", "stand_type": "infantry", "side": "attacker", "caf": 2,
          "speed_cm": 15, "location": {"kind": "at_foot", "section_id": "W9"}},
@@ -177,7 +177,7 @@ def test_a_v1_shot_is_told_hit_miss_or_destroyed_as_version_1_told_it() -> None:
     ]  # fmt: skip
     target = {"type": "add_stand", "id": "goff", "stand_type": "infantry", "side": "defender", "caf": 1,
               "speed_cm": 10, "location": {"kind": "on", "section_id": "W1"}}  # fmt: skip
-    commands = [
+    commands: list[dict[str, Any]] = [
         {"type": "add_fortification", "id": "W1", "kind": "wall"},
         *stands,
         target,
@@ -201,7 +201,7 @@ def test_a_v1_pathfinder_battle_tells_a_failed_break_and_a_gate_closed_as_versio
         {"type": "add_creature", "id": f"p{n}", "size": "M", "ac": 10, "hp": 10, "position": {"x": 0, "y": 0}}
         for n in range(1, 4)
     ]
-    commands = [
+    commands: list[dict[str, Any]] = [
         gate,
         *hands,
         {"type": "operate_gate", "structure_id": "lwg", "contributors": ["p1", "p2", "p3"]},

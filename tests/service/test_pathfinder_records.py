@@ -11,7 +11,7 @@ from marshmallow import ValidationError
 
 from rules.declare import spec_of
 from rules.errors import Rejected
-from rules.pathfinder.commands import COMMANDS, UNCHANGED
+from rules.pathfinder.commands import COMMANDS, UNCHANGED, AddCreature
 from rules.pathfinder.dice_slots import DICE_SLOTS
 from rules.pathfinder.state import Inside, Square, Target
 from rules.references import actors, new_ids, references
@@ -94,7 +94,9 @@ def test_an_unknown_field_is_a_422_and_the_rules_ignore_it() -> None:
         load_command("pathfinder", {**CREATURE, "alignment": "LG"})
     assert "alignment" in refused.value.messages
 
-    assert RULESET.parse("add_creature", {**CREATURE, "alignment": "LG"}).id == "c"
+    parsed = RULESET.parse("add_creature", {**CREATURE, "alignment": "LG"})
+    assert isinstance(parsed, AddCreature)  # parse is typed as any of the ruleset's commands
+    assert parsed.id == "c"
 
 
 TWO_OR_NONE = {

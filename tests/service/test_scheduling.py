@@ -17,7 +17,7 @@ from tests.fixtures.app import GmClient, config_for
 from tests.service.helpers import WALL, accepted, create_battle, head_version
 
 
-def _queued(redis_client: redis.Redis[Any]) -> list[str]:
+def _queued(redis_client: redis.Redis[Any]) -> list[str | None]:
     queue = Queue(PROJECT_PENDING.queue, connection=redis_client, serializer=JSONSerializer)
     return [job.func_name for job in queue.get_jobs()]
 

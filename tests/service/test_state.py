@@ -12,7 +12,7 @@ from tests.fixtures.redis_server import Backend
 from tests.service.helpers import CSM, GOFF, WALL, accepted, assert_problem, create_battle
 from workers.projection import project_battle
 
-EX_EP_01 = [
+EX_EP_01: list[dict[str, Any]] = [
     WALL,
     GOFF,
     CSM,

@@ -55,7 +55,7 @@ def _every_byte(client: redis.Redis[Any]) -> bytes:
     """Every key and value on the server, read by type."""
     found: list[bytes] = []
     for key in client.keys("*"):
-        kind = client.type(key)
+        kind = client.type(key)  # type: ignore[no-untyped-call]  # types-redis leaves Redis.type unannotated
         if kind == b"string":
             found.append(client.get(key) or b"")
         elif kind == b"hash":

@@ -61,7 +61,7 @@ def log(gm: GmClient, battle_id: str, hook: dict[str, Any]) -> list[dict[str, An
     return attempts
 
 
-def jobs(client: redis.Redis[Any]) -> list[tuple[str, list[Any]]]:
+def jobs(client: redis.Redis[Any]) -> list[tuple[str | None, list[Any]]]:
     queue = Queue(DELIVER_WEBHOOK.queue, connection=client, serializer=SERIALIZER)
     return [(job.func_name, list(job.args)) for job in queue.jobs]
 

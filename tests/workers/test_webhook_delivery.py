@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -64,13 +65,13 @@ def folded(store: Backend, battle_id: str, applied: int = 0, rejected: int = 0) 
     project_battle(store, store, battle_id)
 
 
-def deliverer(store: Backend, **changes: object) -> Deliverer:
+def deliverer(store: Backend, **changes: Any) -> Deliverer:
     return dataclasses.replace(
         Deliverer(
             store=store, webhooks=store, deliveries=store, settings=SETTINGS, requeue=lambda b, w: None
         ),
         **changes,
-    )  # type: ignore[arg-type]
+    )
 
 
 def until_due(run: Deliverer, battle_id: str, webhook_id: str, bound_s: float = 15.0) -> Delivered:

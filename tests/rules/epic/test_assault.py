@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
 from tests.conftest import TableFactory
-from tests.harness import Table
+from tests.harness import RulesTable, Table
 from tests.rules.epic.given import (
     INSIDE,
     advance,
@@ -32,7 +32,7 @@ rule = pytest.mark.rule
 def fight_ready(
     rules_table: TableFactory,
     kind: str = "wall",
-    approach_from: dict[str, Any] | None = None,
+    approach_from: dict[str, Any] | Literal["tower"] | None = None,
     gate: str | None = None,
     defenders: tuple[str, ...] = ("goff",),
     **options: Any,
@@ -198,6 +198,7 @@ def test_a_defended_climb_whose_defender_was_shot_becomes_an_undefended_climb(
         "success",
     )
     assert (result["defender"], result["unused_dice"]) == (None, {"defender": [6, 6]})
+    assert isinstance(t, RulesTable)  # only the in-process table keeps every outcome
     assert t.outcomes[-1]["changes"] == made("csm", "S", "undefended_climb", "success") + foothold("csm", "S")
 
 
@@ -223,6 +224,7 @@ def test_a_climb_from_behind_whose_defender_was_shot_is_automatic(rules_table: T
         None,
     )
     assert (result["attacker_location"], result["dice_used"]) == (on("S"), {})
+    assert isinstance(t, RulesTable)  # only the in-process table keeps every outcome
     assert t.outcomes[-1]["changes"] == made("csm", "S", "automatic", "automatic") + foothold("csm", "S")
 
 
@@ -247,6 +249,7 @@ def test_a_climb_onto_a_section_emptied_from_behind_resolves_automatically(rules
         on("S"),
     )
     assert result["unused_dice"] == {"defender": [6, 6]}
+    assert isinstance(t, RulesTable)  # only the in-process table keeps every outcome
     assert t.outcomes[-1]["changes"] == made("a2", "S", "automatic", "automatic") + foothold("a2", "S")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import TableFactory
+from tests.harness import RulesTable
 from tests.rules.epic.given import (
     advance,
     advance_to,
@@ -156,6 +157,7 @@ def test_leaving_advance_fire_closes_open_charge_gates_in_creation_order(rules_t
         {"gate_id": "G2", "jam": 6, "jammed": True, "door": "open"},
         {"gate_id": "G5", "jam": 1, "jammed": False, "door": "closed"},
     ]
+    assert isinstance(t, RulesTable)  # only the in-process table keeps every outcome
     assert [(r["slot"], r["die"]) for r in t.outcomes[-1]["rolls"]] == [("jam", "d6")] * 3
     closings = [c for c in t.outcomes[-1]["changes"] if c["event"] == "GateOperated"]
     closed = {"event": "GateOperated", "action": "close", "automatic": True}

@@ -72,7 +72,7 @@ def find(state: dict[str, Any], collection: str, entity_id: str) -> dict[str, An
 
 # --- steps of the worked examples ---------------------------------------------------------------------
 
-PROFICIENT = {"proficiencies": ["siege_engines"]}
+PROFICIENT: dict[str, Any] = {"proficiencies": ["siege_engines"]}
 
 
 def aimed_engine(
@@ -137,7 +137,7 @@ def hp_after(result: dict[str, Any]) -> dict[str, int]:
 
 
 # a loaded light ballista and its shot (test_direct, test_fire)
-KNOWS = {"skills": {"knowledge_engineering": skill(1, 1)}}
+KNOWS: dict[str, Any] = {"skills": {"knowledge_engineering": skill(1, 1)}}
 
 
 def ballista(
@@ -165,7 +165,7 @@ def shoot(t: Table, dice: dict[str, Any], **fields: Any) -> dict[str, Any]:
 
 
 # medium metal armor: the slower towers, galleries and ladders (test_placement, test_movement)
-ARMOR = {"armor_bonus": 6, "category": "medium", "metal": True, "base_price_gp": 200}
+ARMOR: dict[str, Any] = {"armor_bonus": 6, "category": "medium", "metal": True, "base_price_gp": 200}
 
 
 # the corvus deck of EX-PF-25 (test_corvus, test_dislodge)
@@ -200,7 +200,7 @@ def deployed(rules_table: TableFactory) -> Table:
 
 
 # what a creature needs to repair an engine (PF-REPAIR-01): proficiency and ranks in Craft (siege engine)
-REPAIRER = {"proficiencies": ["siege_engines"], "skills": {"craft_siege_engine": skill(1, 5)}}
+REPAIRER: dict[str, Any] = {"proficiencies": ["siege_engines"], "skills": {"craft_siege_engine": skill(1, 5)}}
 
 
 def busy_repairing(table: Table, creature_id: str) -> None:
@@ -213,7 +213,7 @@ def busy_repairing(table: Table, creature_id: str) -> None:
 
 
 # the disabler of test_disable, test_checks and test_repair: Disable Device 4 ranks, +10
-ROGUE = {"skills": {"disable_device": skill(4, 10)}}
+ROGUE: dict[str, Any] = {"skills": {"disable_device": skill(4, 10)}}
 
 
 def disabling(rules_table: TableFactory, *entities: dict[str, Any]) -> Table:

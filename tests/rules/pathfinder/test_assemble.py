@@ -21,8 +21,8 @@ from tests.rules.pathfinder.given import (
 )
 
 WORKERS = tuple(f"w{n}" for n in range(1, 13))
-CRAFTY = {"skills": {"craft_siege_engine": skill(1, 2)}}
-COMMANDER = {
+CRAFTY: dict[str, Any] = {"skills": {"craft_siege_engine": skill(1, 2)}}
+COMMANDER: dict[str, Any] = {
     "skills": {"craft_siege_engine": skill(5, 7), "knowledge_engineering": skill(5, 5)},
     "feats": ["siege_commander"],
 }

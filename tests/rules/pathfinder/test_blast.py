@@ -24,7 +24,7 @@ from tests.rules.pathfinder.given import (
 )
 
 # the gunner's attack is d20 + bab 4: a Large cannon, a Medium leader and one Medium helper, no size penalty
-GUNNER = {"bab": 4, "proficiencies": ["firearms"]}
+GUNNER: dict[str, Any] = {"bab": 4, "proficiencies": ["firearms"]}
 
 
 def cannon(rules_table: TableFactory, *more: dict[str, Any], **state: Any) -> Table:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import TableFactory
-from tests.harness import Table
+from tests.harness import RulesTable, Table
 from tests.rules.pathfinder.given import (
     advance,
     applied,
@@ -193,6 +193,7 @@ def test_a_creature_alone_uses_its_strength_and_a_standard_action(rules_table: T
         15,
         [],
     )
+    assert isinstance(t, RulesTable)  # only the in-process table keeps every outcome
     assert t.outcomes[-1]["rolls"] == []
 
 

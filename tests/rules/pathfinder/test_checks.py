@@ -31,8 +31,8 @@ from tests.rules.pathfinder.given import (
     who,
 )
 
-SMITH = {"skills": {"craft_siege_engine": skill(1, 5)}}
-MASTER = {
+SMITH: dict[str, Any] = {"skills": {"craft_siege_engine": skill(1, 5)}}
+MASTER: dict[str, Any] = {
     "feats": ["siege_engineer", "master_siege_engineer"],
     "skills": {"knowledge_engineering": skill(10, 10)},
     **PROFICIENT,
@@ -145,6 +145,7 @@ def test_the_explosion_die_is_the_engine_s_catalog_die(rules_table: TableFactory
 
 def crewed_catapult(rules_table: TableFactory, *entities: dict[str, Any], **state: Any) -> Table:
     """A light catapult `lc` crewed by c1 (leader) and c2 (2 of 2), a smith, a rogue, and what is given."""
+    started: dict[str, Any] = {"state": state} if state else {}
     t = rules_table("pathfinder")
     setup(
         t,
@@ -152,7 +153,7 @@ def crewed_catapult(rules_table: TableFactory, *entities: dict[str, Any], **stat
         creature("c2", x=1),
         creature("smith", **SMITH),
         creature("rogue", **ROGUE),
-        engine("lc", "catapult_light", **({"state": state} if state else {})),
+        engine("lc", "catapult_light", **started),
         crew("lc", "c1", "c2"),
         *entities,
     )
@@ -196,7 +197,7 @@ def test_each_engine_check_names_the_engine(rules_table: TableFactory) -> None:
 
 @pytest.mark.rule("PF-TIME-02", "PF-TIME-04", "PF-GEN-10")
 def test_each_actor_check_names_the_creature_and_the_action(rules_table: TableFactory) -> None:
-    broken = {"state": {"broken": True}}
+    broken: dict[str, Any] = {"state": {"broken": True}}
     t = crewed_catapult(
         rules_table,
         engine("lb", "ballista_light", **broken),

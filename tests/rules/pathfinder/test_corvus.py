@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import TableFactory
+from tests.harness import RulesTable
 from tests.rules.pathfinder.given import (
     advance,
     applied,
@@ -78,6 +79,7 @@ def test_taking_ten_drops_without_a_die(rules_table: TableFactory) -> None:
     t = deck(rules_table)
     result = applied(t, use("drop", take_10=True))
     assert (result["check"]["natural"], result["check"]["total"], result["deployed"]) == (10, 13, True)
+    assert isinstance(t, RulesTable)  # only the in-process table keeps every outcome
     assert t.outcomes[-1]["rolls"] == []
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.conftest import TableFactory
@@ -392,7 +394,7 @@ def test_siege_gunner_and_master_siege_engineer_need_their_ranks_besides_siege_e
 @pytest.mark.rule("PF-FEAT-01")
 def test_siege_engineer_needs_five_ranks_in_either_skill(rules_table: TableFactory) -> None:
     table = rules_table("pathfinder")
-    proficient = {"proficiencies": ["trebuchet_light"]}
+    proficient: dict[str, Any] = {"proficiencies": ["trebuchet_light"]}
     setup(
         table,
         creature("k", feats=["siege_engineer"], skills={"knowledge_engineering": skill(5, 5)}, **proficient),

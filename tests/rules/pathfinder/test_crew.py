@@ -10,7 +10,7 @@ from tests.conftest import TableFactory
 from tests.harness import Table
 from tests.rules.pathfinder.given import applied, creature, crew, engine, find, rejected, setup, skill
 
-MASTER = {
+MASTER: dict[str, Any] = {
     "feats": ["siege_engineer", "master_siege_engineer"],
     "proficiencies": ["ballista_heavy"],
     "skills": {"knowledge_engineering": skill(10, 10)},

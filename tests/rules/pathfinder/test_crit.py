@@ -23,7 +23,7 @@ from tests.rules.pathfinder.given import (
     who,
 )
 
-KNOWS = {"skills": {"knowledge_engineering": skill(1, 1)}}
+KNOWS: dict[str, Any] = {"skills": {"knowledge_engineering": skill(1, 1)}}
 
 
 def heavy(rules_table: TableFactory, *targets: dict[str, Any], aimed_at: dict[str, Any]) -> Table:

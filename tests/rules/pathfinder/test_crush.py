@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import TableFactory
-from tests.harness import Table
+from tests.harness import RulesTable, Table
 from tests.rules.pathfinder.given import (
     REPAIRER,
     advance,
@@ -71,6 +71,7 @@ def test_one_roll_a_save_each_failure_full_and_prone_success_half(rules_table: T
     assert (b["distance_ft"], b["save"]["total"], b["save"]["success"]) == (10, 14, False)
     assert (b["damage_after_save"], b["hp_after"], b["conditions_added"]) == (17, 3, ["prone"])
     assert find(t.state(), "creatures", "b")["conditions"] == ["prone"]
+    assert isinstance(t, RulesTable)  # only the in-process table keeps every outcome
     assert [r["slot"] for r in t.outcomes[-1]["rolls"]] == ["damage"] * 4 + ["save"] * 2
 
 

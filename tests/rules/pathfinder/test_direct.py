@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import TableFactory
+from tests.harness import RulesTable
 from tests.rules.pathfinder.given import (
     KNOWS,
     PROFICIENT,
@@ -196,6 +197,7 @@ def test_an_engine_is_broken_at_half_its_hp_and_destroyed_at_zero_after_its_hard
     hit = effect(shot, "cat")
     assert (hit["hp_before"], hit["hp_after"], hit["hp_loss"]) == (hp, hp_after, hp - hp_after)
     assert (hit["conditions_added"], hit["cave_in"]) == (added, False)  # only a siege tower caves in
+    assert isinstance(t, RulesTable)  # only the in-process table keeps every outcome
     changes = [
         c for c in t.outcomes[-1]["changes"] if c.get("entity_id") == "cat" or c.get("engine_id") == "cat"
     ]

@@ -24,7 +24,7 @@ from tests.rules.pathfinder.given import (
     square,
 )
 
-KNOWS = {"bab": 6, "skills": {"knowledge_engineering": skill(1, 4)}}
+KNOWS: dict[str, Any] = {"bab": 6, "skills": {"knowledge_engineering": skill(1, 4)}}
 
 
 def battery(

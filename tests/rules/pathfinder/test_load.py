@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.conftest import TableFactory
@@ -22,14 +24,14 @@ from tests.rules.pathfinder.given import (
     square,
 )
 
-MASTER = {
+MASTER: dict[str, Any] = {
     "skills": {"knowledge_engineering": skill(10, 10)},
     "feats": ["siege_engineer", "master_siege_engineer"],
     "proficiencies": ["siege_engines"],
 }
 
 
-def catapult(rules_table: TableFactory, leader: dict[str, object] | None = None, **fields: object) -> Table:
+def catapult(rules_table: TableFactory, leader: dict[str, Any] | None = None, **fields: Any) -> Table:
     t = rules_table("pathfinder")
     setup(
         t,

@@ -21,8 +21,8 @@ from tests.rules.pathfinder.given import (
     skill,
 )
 
-SMITH = {"skills": {"craft_siege_engine": skill(1, 5), "knowledge_engineering": skill(2, 9)}}
-FIELD_SMITH = {**SMITH, "bonus_feats": ["field_repair"]}
+SMITH: dict[str, Any] = {"skills": {"craft_siege_engine": skill(1, 5), "knowledge_engineering": skill(2, 9)}}
+FIELD_SMITH: dict[str, Any] = {**SMITH, "bonus_feats": ["field_repair"]}
 
 
 def workshop(rules_table: TableFactory, *entities: dict[str, Any], **options: Any) -> Table:
