@@ -28,8 +28,8 @@ def rules_table() -> TableFactory:
 
 # what mutmut names the runs that test no mutant (the clean run, the test map, the listing)
 NO_MUTANT = frozenset({"", "stats", "fail", "list_all_tests", "mutant_generation"})
-# rules/' memos that are plain dicts, not functools caches: record type -> its copier, its encoder
-MEMOS = (("rules.frozen", "_copiers"), ("rules.codec", "_ENCODERS"))
+# rules/' memos that are plain dicts, not functools caches: record type -> its copier, its encoder, its walker
+MEMOS = (("rules.frozen", "_copiers"), ("rules.codec", "_ENCODERS"), ("rules.preview_fields", "_walkers"))
 
 
 def pytest_sessionstart(session: Any) -> None:

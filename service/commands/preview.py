@@ -17,7 +17,7 @@ from rules.preview import preview
 from schemas.commands import load_command
 from service.access import auth
 from service.commands.ownership import permit
-from service.commands.preview_memory import BYPASS, HIT, STORED, Seen
+from service.commands.preview_memory import BYPASS, HIT, NOT_STORED, STORED, Seen
 from service.deps import Services
 from service.http.json_io import compact_json
 from service.reading.hiding import Secrecy
@@ -35,7 +35,8 @@ def preview_command(deps: Services, battle_id: str, body: Any) -> tuple[str, str
     if command.type == CONCLUDE:
         raise ValidationError({"type": [NO_CONCLUDE]})
     created = deps.battles.created(battle_id)
-    battle = battle_at(deps.store, deps.folds, created, battle_id, deps.store.head(battle_id).version)
+    head = deps.store.head(battle_id)
+    battle = battle_at(deps.store, deps.folds, created, battle_id, head.version)
     permit(auth.current(), ruleset, command, battle.game)  # asked again on every request, remembered or not
     sight = deps.reveals.sight(deps.store, battle_id, ruleset, auth.reader())
     hidden_from = None
@@ -43,7 +44,7 @@ def preview_command(deps: Services, battle_id: str, body: Any) -> tuple[str, str
         battle, hidden_from = _without(battle, sight.policy, sight.reader.side), (sight.reader.side,)
     seen = Seen(
         battle_id=battle_id,
-        version=battle.version,
+        head=head.hash,
         hidden_from=hidden_from,
         command=canonical_json({"type": command.type, **command.data}),
     )
@@ -52,8 +53,9 @@ def preview_command(deps: Services, battle_id: str, body: Any) -> tuple[str, str
         return known, HIT
     answer = preview(battle, command.type, command.data, rewinder(deps.store, deps.folds, battle_id, created))
     text = compact_json(answer.to_wire())
-    deps.previews.put(seen, text)
-    return text, STORED if deps.previews.size else BYPASS
+    if not deps.previews.size:
+        return text, BYPASS
+    return text, STORED if deps.previews.put(seen, text) else NOT_STORED
 
 
 def _without(battle: Battle[Any], policy: Secrecy, side: str | None) -> Battle[Any]:

@@ -7,7 +7,7 @@ from flask import Response
 
 from schemas.previews import PreviewSchema
 from service.commands.preview import preview_command
-from service.commands.preview_memory import BYPASS, HIT, STORED
+from service.commands.preview_memory import BYPASS, HIT, NOT_STORED, STORED
 from service.deps import services
 from service.endpoints.blueprint import Blueprint
 from service.http.json_io import json_response, read_json
@@ -21,8 +21,8 @@ blp = Blueprint(
 CACHE_STATUS = {
     "Cache-Status": {
         "description": f"RFC 9211: `{HIT}` when this process answered the same preview of the same state "
-        f"before (nothing decided again), `{STORED}` when decided now and kept, `{BYPASS}` when "
-        "SIEGE_PREVIEW_CACHE=0",
+        f"before (nothing decided again), `{STORED}` when decided now and kept, `{NOT_STORED}` when "
+        f"decided now and too large to keep, `{BYPASS}` when SIEGE_PREVIEW_CACHE=0",
         "schema": {"type": "string"},
     }
 }

@@ -11,9 +11,18 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from eventstore import keys
 from eventstore.redis_store import RedisEventStore
 from service.app import create_app
-from service.commands.preview_memory import BYPASS, HIT, STORED, PreviewMemory, Seen
+from service.commands.preview_memory import (
+    BYPASS,
+    ENTRY_COST,
+    HIT,
+    NOT_STORED,
+    STORED,
+    PreviewMemory,
+    Seen,
+)
 from service.deps import EXTENSION, Services
 from tests.fixtures.app import GmClient, config_for
 from tests.service.helpers import accepted, fold
@@ -62,6 +71,26 @@ def test_a_new_version_is_another_state_decided_afresh(
     assert (before.headers["Cache-Status"], after.headers["Cache-Status"]) == (STORED, STORED)
 
 
+def test_a_version_that_came_back_with_another_entry_is_another_state(
+    client: GmClient, redis_store: RedisEventStore, redis_client: redis.Redis[Any]
+) -> None:
+    """A head lost in a failover (operations.md): the next append lands at the lost entry's version. The
+    memory is keyed by the head entry's hash, which chains the log, so the version number fools nothing."""
+    battle_id = ready_to_assault(client, redis_store)
+    lost = accepted(client, battle_id, {"type": "advance_phase"})
+    assert previewed(client, battle_id, ASSAULT).headers["Cache-Status"] == STORED
+    log = keys.log(battle_id)
+    kept: Any = redis_client.xrange(log)
+    redis_client.delete(log)  # the stream written again without its last entry, as a replica holds it
+    for entry_id, fields in kept[:-1]:
+        redis_client.xadd(log, fields, id=entry_id)
+    again = client.post(f"/battles/{battle_id}/commands", json={"type": "advance_phase"})
+    if again.status_code == 503:  # the append that finds the head behind an acknowledged one is refused once
+        again = client.post(f"/battles/{battle_id}/commands", json={"type": "advance_phase"})
+    assert again.status_code == 202 and again.get_json()["version"] == lost, again.get_json()
+    assert previewed(client, battle_id, ASSAULT).headers["Cache-Status"] == STORED
+
+
 def test_a_side_whose_view_withdraws_hidden_orders_is_never_answered_the_gms_preview(
     client: GmClient, redis_store: RedisEventStore
 ) -> None:
@@ -90,15 +119,28 @@ def test_a_process_told_to_keep_none_decides_every_preview(
     assert again.data == first.data and not memory_of(app)._answers
 
 
-def test_the_memory_holds_at_most_its_size_in_characters_dropping_the_oldest_first() -> None:
-    memory = PreviewMemory(100)
-    seen = [Seen(battle_id="b", version=v, hidden_from=None, command="{}") for v in range(4)]
+def test_an_answer_larger_than_the_whole_memory_is_sent_and_said_not_kept(
+    redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str
+) -> None:
+    small = config_for(redis_url, preview_cache_size=ENTRY_COST + 100)  # an assault's odds are some 3,000
+    app = create_app(small, store=redis_store, queue_redis=redis_client)
+    client = GmClient(app, app.response_class, use_cookies=False)
+    battle_id = ready_to_assault(client, redis_store)
+    first, again = previewed(client, battle_id, ASSAULT), previewed(client, battle_id, ASSAULT)
+    assert (first.headers["Cache-Status"], again.headers["Cache-Status"]) == (NOT_STORED, NOT_STORED)
+    assert again.data == first.data and not memory_of(app)._answers
+
+
+def test_the_memory_holds_about_its_size_in_bytes_dropping_the_oldest_first() -> None:
+    def seen(n: int) -> Seen:
+        return Seen(battle_id="b", head=f"h{n}", hidden_from=None, command="{}")
+
+    memory = PreviewMemory(3 * (ENTRY_COST + 32) + 10)
     for n in range(3):
-        memory.put(seen[n], "x" * 30)  # 32 characters each with the command's two
-    assert [memory.get(s) for s in seen[:3]] == ["x" * 30] * 3
-    memory.put(seen[3], "y" * 30)  # a fourth would hold 128: the oldest goes
-    assert memory.get(seen[0]) is None and memory.get(seen[3]) == "y" * 30
-    alone = Seen(battle_id="b", version=9, hidden_from=None, command="{}")
-    memory.put(alone, "z" * 99)  # past the size on its own: never kept
-    assert memory.get(alone) is None
-    assert [memory.get(s) for s in seen[1:]] == ["x" * 30, "x" * 30, "y" * 30]
+        assert memory.put(seen(n), "x" * 30)  # ENTRY_COST + 32 each, with the command's two characters
+    assert [memory.get(seen(n)) for n in range(3)] == ["x" * 30] * 3
+    assert memory.put(seen(3), "y" * 30)  # a fourth would not fit: the oldest goes
+    assert memory.get(seen(0)) is None and memory.get(seen(3)) == "y" * 30
+    assert not memory.put(seen(9), "z" * memory.size)  # past the size on its own: never kept
+    assert memory.get(seen(9)) is None
+    assert [memory.get(seen(n)) for n in (1, 2, 3)] == ["x" * 30, "x" * 30, "y" * 30]
