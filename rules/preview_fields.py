@@ -110,6 +110,9 @@ def _record_walker(kind: type) -> Walker:
     for key, name in members:
         if key in SKIPPED:
             continue
+        if not key:  # at the top its path is empty, which `_leaves` drops for a scalar as the JSON walk did
+            lines += [f"    leaves(value.{name}, prefix, depth, found)"]
+            continue
         lines += [
             f"    v = value.{name}",
             "    if type(v) in scalars:",
@@ -125,8 +128,8 @@ def _record_walker(kind: type) -> Walker:
 
 def _mapping_leaves(value: Mapping[Any, Any], path: str, depth: int, found: list[tuple[str, JSON]]) -> None:
     if depth < MAX_DEPTH:
-        for key, item in value.items():
-            name = str(key)
+        # keyed by their text first, as `encode` writes them: two keys of one text are one member, the last
+        for name, item in {str(key): item for key, item in value.items()}.items():
             if name not in SKIPPED:
                 _leaves(item, f"{path}.{name}" if path else name, depth + 1, found)
 
@@ -138,11 +141,17 @@ def _sequence_leaves(value: Iterable[Any], path: str, depth: int, found: list[tu
 
 
 def _json_leaves(value: Any, path: str, depth: int, found: list[tuple[str, JSON]]) -> None:
-    """A value `encode` passes through as it is (an enum's own value among them), walked as plain JSON."""
+    """A value `encode` passes through as it is (an enum's own value among them): walked as the tally walked
+    plain JSON, so whatever it holds is not encoded either."""
     if isinstance(value, dict):
-        _mapping_leaves(value, path, depth, found)
+        if depth < MAX_DEPTH:
+            for key, item in value.items():
+                if key not in SKIPPED:
+                    _json_leaves(item, f"{path}.{key}" if path else str(key), depth + 1, found)
     elif isinstance(value, list):
-        _sequence_leaves(value, path, depth, found)
+        if depth < MAX_DEPTH:
+            for index, item in enumerate(value[:MAX_ITEMS]):
+                _json_leaves(item, f"{path}.{index}", depth + 1, found)
     elif path:
         found.append((path, value))
 

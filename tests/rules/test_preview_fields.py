@@ -11,7 +11,17 @@ from fractions import Fraction
 import pytest
 
 from rules.codec import JSON_NAME, encode
-from rules.preview_fields import MAX_BUCKETS, MAX_FIELDS, MAX_VALUES, Tally, describe, leaves
+from rules.preview_fields import (
+    MAX_BUCKETS,
+    MAX_DEPTH,
+    MAX_FIELDS,
+    MAX_ITEMS,
+    MAX_VALUES,
+    SKIPPED,
+    Tally,
+    describe,
+    leaves,
+)
 
 
 def applied(result: dict[str, object]) -> dict[str, object]:
@@ -74,7 +84,54 @@ def test_a_records_leaves_are_those_of_its_plain_json_read_off_the_record_itself
         ("squares.0", 7), ("by_id.5.from", 1), ("none", None),
     ]  # fmt: skip
     assert sorted(leaves(record), key=str) == sorted(expected, key=str)
-    assert leaves(record) == leaves(encode(record))  # and in the same order as the encoded result's
+    assert leaves(record) == json_leaves(encode(record))  # and in the same order as the encoded result's
+
+
+class Pair(enum.Enum):
+    XY = ("x", "y")  # an enum whose value `encode` passes through as it is
+
+
+@dataclass(frozen=True, slots=True)
+class Unnamed:
+    seen: object = None
+    unnamed: object = field(default=None, metadata={JSON_NAME: ""})
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {1: "one", "1": "the same member, written last"},  # two keys of one text are one member
+        Unnamed(seen=Pair.XY),  # the enum's tuple is a leaf, as the JSON walk saw it
+        Unnamed(seen={"a": [Unnamed(seen=1)]}, unnamed=5),  # at the top the empty name has no path
+        Unnamed(unnamed=Unnamed(seen=3)),  # ... and a record under it is walked as if at the top
+        Unnamed(seen=Unnamed(unnamed=7)),  # below the top it is the path with a trailing dot
+    ],
+)
+def test_the_rare_shapes_land_as_on_the_encoded_result_too(value: object) -> None:
+    assert leaves(value) == json_leaves(encode(value))
+
+
+def json_leaves(value: object, path: str = "", depth: int = 0) -> list[tuple[str, object]]:
+    """What the tally walked before it read records: the encoded result's dicts and lists, anything else a
+    leaf (the spec of `leaves`, kept here as it was written)."""
+    if isinstance(value, dict):
+        if depth >= MAX_DEPTH:
+            return []
+        return [
+            leaf
+            for key, item in value.items()
+            if key not in SKIPPED
+            for leaf in json_leaves(item, f"{path}.{key}" if path else str(key), depth + 1)
+        ]
+    if isinstance(value, list):
+        if depth >= MAX_DEPTH:
+            return []
+        return [
+            leaf
+            for n, item in enumerate(value[:MAX_ITEMS])
+            for leaf in json_leaves(item, f"{path}.{n}", depth + 1)
+        ]
+    return [(path, value)] if path else []
 
 
 def test_a_tally_adds_each_paths_weight_to_its_status_its_reason_and_each_field() -> None:
