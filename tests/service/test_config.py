@@ -28,6 +28,7 @@ def test_every_variable_is_read() -> None:
         "SIEGE_PAGE_DEFAULT": "10",
         "SIEGE_PAGE_MAX": "20",
         "SIEGE_BATTLE_CACHE": "5",
+        "SIEGE_PREVIEW_CACHE": "0",
         "SIEGE_IDEMPOTENCY_TTL_S": "60",
         "SIEGE_RATE_LIMIT": "10 per second",
         "SIEGE_RATE_LIMIT_STORAGE": "memory://",
@@ -43,6 +44,7 @@ def test_every_variable_is_read() -> None:
     )
     assert (config.max_body_bytes, config.max_wait_s) == (1024, 2.5)
     assert (config.page_default, config.page_max, config.battle_cache_size) == (10, 20, 5)
+    assert config.preview_cache_size == 0
     assert (config.idempotency_ttl_s, config.rate_limit, config.rate_limit_storage_uri) == (
         60,
         "10 per second",
@@ -83,6 +85,7 @@ def test_the_queue_defaults_to_the_store_server() -> None:
         ("SIEGE_MAX_WAIT_S", "-1"),
         ("SIEGE_IDEMPOTENCY_TTL_S", "0"),
         ("SIEGE_RATE_LIMIT", "lots"),
+        ("SIEGE_PREVIEW_CACHE", "-1"),
     ],
 )
 def test_a_bad_value_names_its_variable(name: str, value: str) -> None:
