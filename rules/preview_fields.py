@@ -126,32 +126,31 @@ def _record_walker(kind: type) -> Walker:
     return walk
 
 
-def _mapping_leaves(value: Mapping[Any, Any], path: str, depth: int, found: list[tuple[str, JSON]]) -> None:
+def _mapping_leaves(
+    value: Mapping[Any, Any], path: str, depth: int, found: list[tuple[str, JSON]], walk: Walker = _leaves
+) -> None:
     if depth < MAX_DEPTH:
         # keyed by their text first, as `encode` writes them: two keys of one text are one member, the last
         for name, item in {str(key): item for key, item in value.items()}.items():
             if name not in SKIPPED:
-                _leaves(item, f"{path}.{name}" if path else name, depth + 1, found)
+                walk(item, f"{path}.{name}" if path else name, depth + 1, found)
 
 
-def _sequence_leaves(value: Iterable[Any], path: str, depth: int, found: list[tuple[str, JSON]]) -> None:
+def _sequence_leaves(
+    value: Iterable[Any], path: str, depth: int, found: list[tuple[str, JSON]], walk: Walker = _leaves
+) -> None:
     if depth < MAX_DEPTH:
         for index, item in enumerate(itertools.islice(value, MAX_ITEMS)):
-            _leaves(item, f"{path}.{index}", depth + 1, found)
+            walk(item, f"{path}.{index}", depth + 1, found)
 
 
 def _json_leaves(value: Any, path: str, depth: int, found: list[tuple[str, JSON]]) -> None:
     """A value `encode` passes through as it is (an enum's own value among them): walked as the tally walked
-    plain JSON, so whatever it holds is not encoded either."""
+    plain JSON, its dicts and lists only, so whatever it holds is not encoded either."""
     if isinstance(value, dict):
-        if depth < MAX_DEPTH:
-            for key, item in value.items():
-                if key not in SKIPPED:
-                    _json_leaves(item, f"{path}.{key}" if path else str(key), depth + 1, found)
+        _mapping_leaves(value, path, depth, found, _json_leaves)
     elif isinstance(value, list):
-        if depth < MAX_DEPTH:
-            for index, item in enumerate(value[:MAX_ITEMS]):
-                _json_leaves(item, f"{path}.{index}", depth + 1, found)
+        _sequence_leaves(value, path, depth, found, _json_leaves)
     elif path:
         found.append((path, value))
 
