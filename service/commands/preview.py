@@ -17,7 +17,7 @@ from rules.preview import preview
 from schemas.commands import load_command
 from service.access import auth
 from service.commands.ownership import permit
-from service.commands.preview_memory import BYPASS, HIT, NOT_STORED, STORED, Seen
+from service.commands.preview_memory import HIT, Seen
 from service.deps import Services
 from service.http.json_io import compact_json
 from service.reading.hiding import Secrecy
@@ -53,9 +53,7 @@ def preview_command(deps: Services, battle_id: str, body: Any) -> tuple[str, str
         return known, HIT
     answer = preview(battle, command.type, command.data, rewinder(deps.store, deps.folds, battle_id, created))
     text = compact_json(answer.to_wire())
-    if not deps.previews.size:
-        return text, BYPASS
-    return text, STORED if deps.previews.put(seen, text) else NOT_STORED
+    return text, deps.previews.keep(seen, text)
 
 
 def _without(battle: Battle[Any], policy: Secrecy, side: str | None) -> Battle[Any]:

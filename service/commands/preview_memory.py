@@ -46,6 +46,12 @@ class PreviewMemory:
     def get(self, seen: Seen) -> str | None:
         return self._answers.get(seen)
 
+    def keep(self, seen: Seen, answer: str) -> str:
+        """Remember an answer decided now; its `Cache-Status`: kept, too large to keep, or nothing kept."""
+        if not self.size:
+            return BYPASS
+        return STORED if self.put(seen, answer) else NOT_STORED
+
     def put(self, seen: Seen, answer: str) -> bool:
         """Remember `answer`; False when it alone would not fit."""
         cost = _cost(seen, answer)
