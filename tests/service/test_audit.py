@@ -14,8 +14,7 @@ from flask.testing import FlaskClient
 from eventstore import keys
 from eventstore.redis_store import RedisEventStore
 from rules.registry import get_ruleset
-from service.app import create_app
-from tests.fixtures.app import GmClient, config_for
+from tests.fixtures.app import GmClient
 from tests.fixtures.redis_server import Backend
 from tests.service.helpers import CLIMB_FIGHT, accepted, assert_problem, bearer, create_battle, fold, mint
 
@@ -175,10 +174,9 @@ def test_a_forged_stream_roll_is_reported_once_the_seed_is_revealed(
 
 
 def test_a_log_longer_than_the_bound_is_audited_up_to_it_and_says_truncated(
-    redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str
+    client_with: Callable[..., GmClient], redis_store: RedisEventStore
 ) -> None:
-    app = create_app(config_for(redis_url, audit_max_entries=4), store=redis_store, queue_redis=redis_client)
-    client = GmClient(app, app.response_class, use_cookies=False)
+    client = client_with(audit_max_entries=4)
     battle_id = played(client, redis_store)
 
     report = audited(client, battle_id)

@@ -4,6 +4,7 @@ state (a new version, or a reader whose view withdraws hidden orders) is decided
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -13,7 +14,6 @@ from werkzeug.test import TestResponse
 
 from eventstore import keys
 from eventstore.redis_store import RedisEventStore
-from service.app import create_app
 from service.commands.preview_memory import (
     BYPASS,
     ENTRY_COST,
@@ -24,7 +24,7 @@ from service.commands.preview_memory import (
     Seen,
 )
 from service.deps import EXTENSION, Services
-from tests.fixtures.app import GmClient, config_for
+from tests.fixtures.app import GmClient
 from tests.service.helpers import accepted, fold
 from tests.service.test_hidden_orders import STORM, Battle, before_the_storm
 from tests.service.test_previews import ASSAULT, ready_to_assault
@@ -109,26 +109,23 @@ def test_a_side_whose_view_withdraws_hidden_orders_is_never_answered_the_gms_pre
 
 
 def test_a_process_told_to_keep_none_decides_every_preview(
-    redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str
+    client_with: Callable[..., GmClient], redis_store: RedisEventStore
 ) -> None:
-    app = create_app(config_for(redis_url, preview_cache_size=0), store=redis_store, queue_redis=redis_client)
-    client = GmClient(app, app.response_class, use_cookies=False)
+    client = client_with(preview_cache_size=0)
     battle_id = ready_to_assault(client, redis_store)
     first, again = previewed(client, battle_id, ASSAULT), previewed(client, battle_id, ASSAULT)
     assert (first.headers["Cache-Status"], again.headers["Cache-Status"]) == (BYPASS, BYPASS)
-    assert again.data == first.data and not memory_of(app)._answers
+    assert again.data == first.data and not memory_of(client.application)._answers
 
 
 def test_an_answer_larger_than_the_whole_memory_is_sent_and_said_not_kept(
-    redis_store: RedisEventStore, redis_client: redis.Redis[Any], redis_url: str
+    client_with: Callable[..., GmClient], redis_store: RedisEventStore
 ) -> None:
-    small = config_for(redis_url, preview_cache_size=ENTRY_COST + 100)  # an assault's odds are some 3,000
-    app = create_app(small, store=redis_store, queue_redis=redis_client)
-    client = GmClient(app, app.response_class, use_cookies=False)
+    client = client_with(preview_cache_size=ENTRY_COST + 100)  # an assault's odds are some 3,000
     battle_id = ready_to_assault(client, redis_store)
     first, again = previewed(client, battle_id, ASSAULT), previewed(client, battle_id, ASSAULT)
     assert (first.headers["Cache-Status"], again.headers["Cache-Status"]) == (NOT_STORED, NOT_STORED)
-    assert again.data == first.data and not memory_of(app)._answers
+    assert again.data == first.data and not memory_of(client.application)._answers
 
 
 def test_the_memory_holds_about_its_size_in_bytes_dropping_the_oldest_first() -> None:
