@@ -32,7 +32,7 @@ class ServiceConfig:
     page_default: int = 100  # SIEGE_PAGE_DEFAULT: `GET .../events` without `limit`
     page_max: int = 1000  # SIEGE_PAGE_MAX: larger `limit`s are clamped to this
     battle_cache_size: int = 10_000  # SIEGE_BATTLE_CACHE: battles whose header one process remembers
-    preview_cache_size: int = 8 * 1024 * 1024  # SIEGE_PREVIEW_CACHE: characters of previews one process keeps
+    preview_cache_size: int = 8 * 1024 * 1024  # SIEGE_PREVIEW_CACHE: about bytes of previews kept; 0: none
     idempotency_ttl_s: float = 24 * 3600.0  # SIEGE_IDEMPOTENCY_TTL_S: how long a key replays its response
     rate_limit: str = "1200 per minute"  # SIEGE_RATE_LIMIT: per token (limits notation), or "off"
     battle_rate_limit: str = "4800 per minute"  # SIEGE_BATTLE_RATE_LIMIT: all of a battle's tokens, or "off"
