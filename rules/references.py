@@ -15,10 +15,17 @@ from rules.errors import Rejected
 
 S = TypeVar("S")
 Ref = tuple[str, str]  # (entity kind, id)
+Named = tuple[str, Ref, bool]  # (field name, the entity it names, whether the command acts with it)
 # (state, kind, id) -> the sides owning that entity: empty for an unknown id, None for the GM's alone
 Owner = Callable[[S, str, str], frozenset[str] | None]
 # (state, kind, id) -> whether the state holds that entity as that kind (`any`: as anything)
 Known = Callable[[S, str, str], bool]
+
+
+def walk(command: object) -> list[Named]:
+    """Every id the command names: the field it was sent in, the entity it must be, whether the command acts
+    with it. One walk serves a command's first checks (`check_ids`, then its actors)."""
+    return _walk(command, False)
 
 
 def references(command: object) -> list[Ref]:
@@ -46,10 +53,11 @@ def _creates(record: type) -> tuple[str, ...]:
     return tuple(p.name for p in plan(record) if p.facts.new)
 
 
-def check_ids(command: object, state: S, known: Known[S]) -> None:
+def check_ids(command: object, state: S, known: Known[S], walked: list[Named] | None = None) -> None:
     """Spec §2, first for every command of both rulesets: each id it names exists as the kind its field
-    needs (`unknown_entity`), each id it creates is unused (`duplicate_id`)."""
-    for name, (kind, entity_id) in named_references(command):
+    needs (`unknown_entity`), each id it creates is unused (`duplicate_id`). `walked`: `walk(command)`, when
+    the caller has it already."""
+    for name, (kind, entity_id), _ in _walk(command, False) if walked is None else walked:
         if not known(state, kind, entity_id):
             raise Rejected("unknown_entity", field=name, id=entity_id, kind=kind)
     for entity_id in new_ids(command):
@@ -76,13 +84,13 @@ def acting_sides(command: object, state: S, owner: Owner[S]) -> frozenset[str] |
     return frozenset(sides)
 
 
-def _walk(record: object, acting: bool) -> list[tuple[str, Ref, bool]]:
-    found: list[tuple[str, Ref, bool]] = []
+def _walk(record: object, acting: bool) -> list[Named]:
+    found: list[Named] = []
     _collect(record, acting, found)
     return found
 
 
-def _collect(record: object, acting: bool, found: list[tuple[str, Ref, bool]]) -> None:
+def _collect(record: object, acting: bool, found: list[Named]) -> None:
     # appends to one list: nested generators cost twice as much, and every folded command is walked
     for name, kind, kind_from, acts, nested in _relevant(_record(record)):
         value = getattr(record, name)

@@ -39,7 +39,12 @@ def exists(state: EpicState, entity_id: str) -> bool:
 
 def occupants(state: EpicState, section_id: str) -> list[Stand]:
     """Living stands `on` the section, in creation order (EP-FORT-04; the dead occupy nothing, EP-GEN-07)."""
-    return [s for s in state.stands if not s.destroyed and s.location == On(section_id=section_id)]
+    # compared by class and id: no `On` built per stand (every climb, assault and hold asks)
+    return [
+        s
+        for s in state.stands
+        if not s.destroyed and type(s.location) is On and s.location.section_id == section_id
+    ]
 
 
 def enemies_on(state: EpicState, section_id: str, side: Side) -> list[Stand]:
@@ -63,7 +68,11 @@ def is_full(state: EpicState, target: Section) -> bool:
 
 
 def passengers(state: EpicState, transport_id: str) -> list[Stand]:
-    return [s for s in state.stands if not s.destroyed and s.location == Embarked(transport_id=transport_id)]
+    return [
+        s
+        for s in state.stands
+        if not s.destroyed and type(s.location) is Embarked and s.location.transport_id == transport_id
+    ]
 
 
 def tir_appuye(state: EpicState, target: Section) -> int:

@@ -11,16 +11,17 @@ from rules.epic.refs import known
 from rules.epic.state import EpicState
 from rules.epic.tables import DICE_SLOTS
 from rules.errors import Rejected
-from rules.references import actors, check_ids
+from rules.references import check_ids, walk
 
 
 def check_first(command: Command, state: EpicState, dice: Dice) -> None:
-    check_ids(command, state, known)
+    walked = walk(command)
+    check_ids(command, state, known, walked)
     dice.check_ranges(DICE_SLOTS)
     phases = spec_of(type(command)).phases
     if phases is not None and state.phase not in phases:
         raise Rejected("wrong_phase", phase=state.phase, allowed=list(phases))
-    for kind, entity_id in actors(command):
-        stand = find_stand(state, entity_id) if kind == "stand" else None
+    for _, (kind, entity_id), acting in walked:
+        stand = find_stand(state, entity_id) if acting and kind == "stand" else None
         if stand is not None and stand.destroyed:
             raise Rejected("stand_destroyed", id=entity_id)

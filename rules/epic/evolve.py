@@ -121,10 +121,15 @@ def _rebuilt(
     is, since rebuilding frozen records is most of what folding costs."""
     if not ids:
         return None
-    rebuilt = [_changed(r, change(r) if change else fields) if r.id in ids else r for r in records]
-    if all(new is old for new, old in zip(rebuilt, records, strict=True)):
-        return None
-    return tuple(rebuilt)
+    rebuilt: list[R] | None = None  # copied on the first change: most calls change one record or none
+    for n, record in enumerate(records):
+        if record.id in ids:
+            new = _changed(record, change(record) if change else fields)
+            if new is not record:
+                if rebuilt is None:
+                    rebuilt = list(records)
+                rebuilt[n] = new
+    return None if rebuilt is None else tuple(rebuilt)
 
 
 def _changed(record: Any, changes: dict[str, Any]) -> Any:
