@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import threading
@@ -16,7 +17,7 @@ from redis.cluster import ClusterNode, RedisCluster
 from eventstore import keys
 from eventstore.chain import verify_chain
 from eventstore.config import RedisClient, connect
-from eventstore.records import Budget, Projection, TokenRecord, Window
+from eventstore.records import Budget, Projection, StoredEntry, TokenRecord, Window
 from eventstore.redis_store import RedisEventStore
 from tests.eventstore.helpers import SEED, appending, battle, command, created
 
@@ -52,6 +53,18 @@ def test_the_log_is_a_stream_with_one_entry_id_per_version(redis_store: RedisEve
     ]  # fmt: skip
     assert json.loads(fields[b"data"]) == {"n": 0} and fields[b"idempotency_key"] == b""
     assert redis_store.client.zrange(keys.BATTLES, 0, -1) == [b"b1"]
+
+
+def test_an_entry_read_back_is_the_frozen_record_its_init_would_build(redis_store: RedisEventStore) -> None:
+    # stream_fields builds entries through their slots, not __init__: equal, alike and frozen still
+    battle(redis_store, commands=1)
+    read = redis_store.entry("b1", 2)
+    assert read is not None
+    built = StoredEntry(**{f.name: getattr(read, f.name) for f in dataclasses.fields(StoredEntry)})
+    assert read == built and repr(read) == repr(built)
+    assert read.version == 2 and read.type == "fire" and read.dice == {"attack": [17], "damage": [3, 5]}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        read.version = 3  # type: ignore[misc]  # the point: it refuses
 
 
 def test_a_warm_append_that_schedules_is_one_round_trip(counting: CountingRedis) -> None:
