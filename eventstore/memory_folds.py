@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from eventstore.errors import UnknownBattle
 from eventstore.memory_battle import MemoryKeys
 from eventstore.records import FoldSave, FoldStart, Head, Projection, StoredEntry
-from eventstore.roles.folds import require_consecutive
+from eventstore.roles.folds import Saved, require_consecutive
 
 
 class MemoryFolds(MemoryKeys):
@@ -45,6 +45,16 @@ class MemoryFolds(MemoryKeys):
             saved = self._battle(battle_id).save(state, list(outcomes), list(snapshots))
             self._changed.notify_all()
             return saved
+
+    def send_projection(
+        self,
+        battle_id: str,
+        *,
+        state: Projection,
+        outcomes: Sequence[tuple[int, str]],
+        snapshots: Sequence[Projection] = (),
+    ) -> Saved:
+        return Saved(self.save_projection(battle_id, state=state, outcomes=outcomes, snapshots=snapshots))
 
     def snapshot_at_or_before(self, battle_id: str, version: int) -> Projection | None:
         with self._changed:

@@ -92,7 +92,13 @@ class MemoryLog(MemoryKeys):
             return log[version - 1] if 1 <= version <= len(log) else None
 
     def iter_entries(
-        self, battle_id: str, *, after: int = 0, upto: int | None = None, batch: int = 1000
+        self,
+        battle_id: str,
+        *,
+        after: int = 0,
+        upto: int | None = None,
+        batch: int = 1000,
+        read_ahead: bool = False,  # nothing to read ahead of in memory
     ) -> Iterator[StoredEntry]:
         while upto is None or after < upto:
             entries = self.read(

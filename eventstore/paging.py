@@ -13,9 +13,12 @@ if TYPE_CHECKING:  # the in-browser verifier imports this module without the sto
 BATCH = 500  # entries or outcomes read per round trip: memory stays flat however long the battle
 
 
-def history(store: Log, battle_id: str, *, after: int = 0, upto: int | None = None) -> Iterator[StoredEntry]:
-    """The log after version `after` (to `upto` inclusive), as every fold of stored history reads it."""
-    return store.iter_entries(battle_id, after=after, upto=upto, batch=BATCH)
+def history(
+    store: Log, battle_id: str, *, after: int = 0, upto: int | None = None, read_ahead: bool = False
+) -> Iterator[StoredEntry]:
+    """The log after version `after` (to `upto` inclusive), as every fold of stored history reads it;
+    `read_ahead` for a fold that reads to the end at once (`Log.iter_entries`)."""
+    return store.iter_entries(battle_id, after=after, upto=upto, batch=BATCH, read_ahead=read_ahead)
 
 
 def iter_outcomes(store: Log, battle_id: str, upto: int, *, batch: int = BATCH) -> Iterator[tuple[int, str]]:

@@ -44,9 +44,10 @@ from eventstore.records import (
 )
 from eventstore.redis_derived import outcome_of, read_outcome
 from eventstore.redis_idem import refusal
+from eventstore.redis_sent import Sent
 from eventstore.redis_tokens import token_json
 from eventstore.replication import ReplicaAck, run_acknowledged
-from eventstore.stream_fields import from_fields, from_rows, text, to_fields, version_of
+from eventstore.stream_fields import Row, from_fields, from_rows, rows_of, text, to_fields, version_of
 
 MAX_TRIES = 64  # each retry means another appender won, so the system progresses; this bounds one caller
 # Appends to one battle from one process take turns: they would all hash against the same head, one would
@@ -237,8 +238,19 @@ class RedisLog:
         return from_fields(*rows[0]) if rows else None
 
     def iter_entries(
-        self, battle_id: str, *, after: int = 0, upto: int | None = None, batch: int = 1000
+        self,
+        battle_id: str,
+        *,
+        after: int = 0,
+        upto: int | None = None,
+        batch: int = 1000,
+        read_ahead: bool = False,
     ) -> Iterator[StoredEntry]:
+        if read_ahead:
+            return self._read_ahead(battle_id, after, upto, batch)
+        return self._read_pages(battle_id, after, upto, batch)
+
+    def _read_pages(self, battle_id: str, after: int, upto: int | None, batch: int) -> Iterator[StoredEntry]:
         end = "+" if upto is None else f"0-{upto}"
         start = after
         while upto is None or start < upto:
@@ -251,6 +263,34 @@ class RedisLog:
             start = version_of(rows[-1][0])
             if len(rows) < batch:
                 return
+
+    def _read_ahead(self, battle_id: str, after: int, upto: int | None, batch: int) -> Iterator[StoredEntry]:
+        """`_read_pages` with the next page asked for before this one is handed out: the store reads it while
+        the caller folds (eventstore/redis_sent.py)."""
+        key, end = keys.log(battle_id), "+" if upto is None else f"0-{upto}"
+
+        def page(start: int) -> Sent[list[Row]]:
+            begin = f"0-{start + 1}"
+            again = lambda: self._client.xrange(key, begin, end, count=batch)  # noqa: E731
+            return Sent(self._client, ("XRANGE", key, begin, end, "COUNT", batch), rows_of, again)
+
+        if upto is not None and after >= upto:
+            return
+        sent: Sent[list[Row]] | None = page(after)
+        first = True
+        try:
+            while sent is not None:
+                rows = sent.answer()
+                if not rows:
+                    if first:
+                        self._require(battle_id)
+                    return
+                first, last = False, version_of(rows[-1][0])
+                sent = page(last) if len(rows) == batch and (upto is None or last < upto) else None
+                yield from from_rows(rows)
+        finally:
+            if sent is not None:  # the caller stopped early: the page asked for ahead is not read
+                sent.drop()
 
     def secret(self, battle_id: str) -> str:
         seed = self._client.get(keys.secret(battle_id))

@@ -97,5 +97,14 @@ def _json(value: str | bytes) -> Any:
 EMPTY_OBJECT = ("{}", b"{}")
 
 
-def from_rows(rows: Sequence[tuple[Any, Mapping[Any, Any]]]) -> list[StoredEntry]:
+Row = tuple[Any, Mapping[Any, Any]]  # (entry id, field -> value), as redis-py parses a stream's entry
+
+
+def rows_of(reply: Sequence[Sequence[Any]]) -> list[Row]:
+    """XRANGE's reply as the protocol gives it ([id, [field, value, ...]] each) made rows, as redis-py
+    makes them for its own calls."""
+    return [(entry_id, dict(zip(flat[::2], flat[1::2], strict=True))) for entry_id, flat in reply]
+
+
+def from_rows(rows: Sequence[Row]) -> list[StoredEntry]:
     return [from_fields(entry_id, raw) for entry_id, raw in rows]

@@ -103,7 +103,7 @@ def fold_log(
     store: Log, folds: Folds, battle_id: str, battle: Battle[Any] | None, *, upto: int | None = None
 ) -> Iterator[tuple[Battle[Any], dict[str, JSON]]]:
     """Fold the stored entries after `battle` (None: from version 1), read in batches, never all at once."""
-    entries = history(store, battle_id, after=battle.version if battle else 0, upto=upto)
+    entries = history(store, battle_id, after=battle.version if battle else 0, upto=upto, read_ahead=True)
     return fold_entries(store, folds, battle_id, battle, entries)
 
 
@@ -121,7 +121,7 @@ def fold_afresh(
     a missing secret is no finding about the log), an undo's earlier state folded again from the log too.
     What an audit compares the stored outcomes with."""
     seeds = battle_seeds(store.secret(battle_id), created.data)
-    entries = history(store, battle_id, upto=upto)
+    entries = history(store, battle_id, upto=upto, read_ahead=True)
     return fold_history(None, entries, lambda: seeds, Rewinder(_log(store, battle_id), lambda: seeds))
 
 

@@ -139,9 +139,8 @@ def _fold(
     try:
         if start.projection is None and not start.entries:
             raise UnknownBattle(battle_id)  # every battle's log starts with its creation
-        more = (
-            history(store, battle_id, after=start.entries[-1].version) if len(start.entries) >= BATCH else ()
-        )
+        after = start.entries[-1].version if start.entries else 0
+        more = history(store, battle_id, after=after, read_ahead=True) if len(start.entries) >= BATCH else ()
         saved = decoded(battle_id, start.projection)
         fold = fold_unsaved(store, folds, battle_id, saved, chain(start.entries, more), keep_alive=keep_alive)
     except UnsupportedRules as refusal:

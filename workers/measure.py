@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime
 
 from eventstore.records import StoredEntry
@@ -32,12 +32,21 @@ class FoldTally:
         self._counts[(ruleset, str(outcome.get("type")), str(outcome.get("status")))] += 1
 
     def written(self) -> None:
-        for (ruleset, kind, status), count in self._counts.items():
-            COMMANDS.labels(ruleset, kind, status).inc(count)
-        if self._oldest:
-            PROJECTION_LAG_SECONDS.observe(max(time.time() - _epoch(self._oldest), 0.0))
-        self._counts.clear()
-        self._oldest = None
+        self.seal()()
+
+    def seal(self) -> Callable[[], None]:
+        """What was tallied so far set apart as one batch, and counting starts afresh: the call returned
+        reports that batch once its write is stored (a fold folds the next batch meanwhile)."""
+        counts, oldest = self._counts, self._oldest
+        self._counts, self._oldest = Counter(), None
+        return lambda: _report(counts, oldest)
+
+
+def _report(counts: Mapping[tuple[str, str, str], int], oldest: str | None) -> None:
+    for (ruleset, kind, status), count in counts.items():
+        COMMANDS.labels(ruleset, kind, status).inc(count)
+    if oldest:
+        PROJECTION_LAG_SECONDS.observe(max(time.time() - _epoch(oldest), 0.0))
 
 
 def _epoch(recorded_at: str) -> float:

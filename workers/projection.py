@@ -12,6 +12,7 @@ from eventstore.canonical import canonical_json, loads
 from eventstore.paging import history
 from eventstore.records import FoldSave, Projection, StoredEntry
 from eventstore.roles import Folds, Log
+from eventstore.roles.folds import SaveSent
 from replay.folds import fold_entries
 from rules.fold import Battle, decode_battle, encode_battle
 from workers.measure import FoldTally
@@ -68,7 +69,7 @@ def project_battle(
     `keep_alive` runs after every batch written, at least every WRITE_EVERY_S: a fold renews its lock there,
     so a lock can live a few times that long and still outlast a fold of any length."""
     saved = load_projection(folds, battle_id)
-    entries = history(store, battle_id, after=saved.version if saved else 0)
+    entries = history(store, battle_id, after=saved.version if saved else 0, read_ahead=True)
     fold = fold_unsaved(
         store, folds, battle_id, saved, entries, snapshot_every=snapshot_every, keep_alive=keep_alive
     )
@@ -86,7 +87,8 @@ def fold_unsaved(
     keep_alive: Callable[[], None] | None = None,
 ) -> Unsaved:
     """Fold the entries after `saved` onto it, writing every BATCH (or WRITE_EVERY_S) on the way, all but
-    the last write: that one is the caller's (`Unsaved.write`, then `settle`)."""
+    the last write: that one is the caller's (`Unsaved.write`, then `settle`). Each write is sent when its
+    batch is folded and answered once the next one is: the store writes while the fold goes on."""
     write_by = time.monotonic() + WRITE_EVERY_S
     start = written = saved.version if saved else 0
     last: Battle[Any] | None = None
@@ -94,34 +96,80 @@ def fold_unsaved(
     snapshots: list[Projection] = []
     tally = FoldTally()
     entries = tally.watch(new_entries)
-    for battle, outcome in fold_entries(store, folds, battle_id, saved, entries):
-        last = battle
-        tally.folded(battle.ruleset, outcome)
-        outcomes.append((battle.version, canonical_json(outcome)))
-        if battle.version % snapshot_every == 0:
-            snapshots.append(Projection(version=battle.version, state=canonical_json(encode_battle(battle))))
-        if len(outcomes) >= BATCH or time.monotonic() >= write_by:
-            if not _save(folds, battle_id, battle, outcomes, snapshots):
-                # another folder got there first: its writes stand, ours would repeat them
-                return Unsaved(
-                    battle_id=battle_id,
-                    from_version=start,
-                    written=written,
-                    last=last,
-                    write=None,
-                    tally=tally,
-                )
-            tally.written()
-            written, outcomes, snapshots = battle.version, [], []
-            write_by = time.monotonic() + WRITE_EVERY_S
-            if keep_alive is not None:
-                keep_alive()
+    sending: Sending | None = None
+    try:
+        for battle, outcome in fold_entries(store, folds, battle_id, saved, entries):
+            last = battle
+            tally.folded(battle.ruleset, outcome)
+            outcomes.append((battle.version, canonical_json(outcome)))
+            if battle.version % snapshot_every == 0:
+                state = canonical_json(encode_battle(battle))
+                snapshots.append(Projection(version=battle.version, state=state))
+            if len(outcomes) >= BATCH or time.monotonic() >= write_by:
+                if sending is not None:
+                    if not sending.stored(battle_id, keep_alive):
+                        return _guarded_out(battle_id, start, written, last, tally)
+                    written = sending.battle.version
+                sending = Sending.send(folds, battle_id, battle, outcomes, snapshots, tally.seal())
+                outcomes, snapshots = [], []
+                write_by = time.monotonic() + WRITE_EVERY_S
+        if sending is not None:
+            if not sending.stored(battle_id, keep_alive):
+                return _guarded_out(battle_id, start, written, last, tally)
+            written = sending.battle.version
+    finally:
+        if sending is not None:
+            sending.sent.drop()  # unanswered only when the fold raised: its reply must not be read later
     write = None
     if last is not None and outcomes:
         write = FoldSave(state=_state(last), outcomes=outcomes, snapshots=snapshots)
     return Unsaved(
         battle_id=battle_id, from_version=start, written=written, last=last, write=write, tally=tally
     )
+
+
+def _guarded_out(
+    battle_id: str, start: int, written: int, last: Battle[Any] | None, tally: FoldTally
+) -> Unsaved:
+    # another folder got there first: its writes stand, ours would repeat them
+    return Unsaved(
+        battle_id=battle_id, from_version=start, written=written, last=last, write=None, tally=tally
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Sending:
+    """A batch's write in flight, with what its being stored updates: the state this process remembers,
+    the batch's tally, the fold's lock."""
+
+    sent: SaveSent
+    battle: Battle[Any]
+    state: Projection
+    report: Callable[[], None]
+
+    @classmethod
+    def send(
+        cls,
+        folds: Folds,
+        battle_id: str,
+        battle: Battle[Any],
+        outcomes: list[tuple[int, str]],
+        snapshots: list[Projection],
+        report: Callable[[], None],
+    ) -> Sending:
+        state = _state(battle)
+        sent = folds.send_projection(battle_id, state=state, outcomes=outcomes, snapshots=snapshots)
+        return cls(sent=sent, battle=battle, state=state, report=report)
+
+    def stored(self, battle_id: str, keep_alive: Callable[[], None] | None) -> bool:
+        """Whether the write was stored (False: guarded out), once its answer is in."""
+        if not self.sent.answer():
+            return False
+        _remember(_states, battle_id, (self.state.state, self.battle), STATE_CACHE)
+        self.report()
+        if keep_alive is not None:
+            keep_alive()
+        return True
 
 
 def load_projection(store: Folds, battle_id: str) -> Battle[Any] | None:
@@ -140,20 +188,6 @@ def decoded(battle_id: str, saved: Projection | None) -> Battle[Any] | None:
     battle = decode_battle(loads(saved.state))
     _remember(_states, battle_id, (saved.state, battle), STATE_CACHE)
     return battle
-
-
-def _save(
-    store: Folds,
-    battle_id: str,
-    battle: Battle[Any],
-    outcomes: list[tuple[int, str]],
-    snapshots: list[Projection],
-) -> bool:
-    state = _state(battle)
-    saved = store.save_projection(battle_id, state=state, outcomes=outcomes, snapshots=snapshots)
-    if saved:
-        _remember(_states, battle_id, (state.state, battle), STATE_CACHE)
-    return saved
 
 
 def _store(store: Folds, battle_id: str, write: FoldSave) -> bool:

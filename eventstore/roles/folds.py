@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from eventstore.records import FoldSave, FoldStart, Projection
@@ -15,6 +16,28 @@ def require_consecutive(outcomes: Sequence[tuple[int, str]]) -> None:
     versions = [version for version, _ in outcomes]
     if any(later != earlier + 1 for earlier, later in itertools.pairwise(versions)):
         raise ValueError(f"outcomes must have consecutive versions, got {versions}")
+
+
+class SaveSent(Protocol):
+    """A `save_projection` in flight: `answer()` once for its reply (raising as the call would), or `drop()`
+    when the fold stops before it needs one."""
+
+    def answer(self) -> bool: ...
+
+    def drop(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """A save made at once: a store with nothing to send ahead answers this."""
+
+    saved: bool
+
+    def answer(self) -> bool:
+        return self.saved
+
+    def drop(self) -> None:
+        return None
 
 
 class Folds(Protocol):
@@ -30,6 +53,17 @@ class Folds(Protocol):
     ) -> bool:
         """Atomically write outcomes (version, JSON), state and snapshots, only if state.version is
         newer than the stored one and the outcomes continue the stored ones; False when guarded out."""
+
+    def send_projection(
+        self,
+        battle_id: str,
+        *,
+        state: Projection,
+        outcomes: Sequence[tuple[int, str]],
+        snapshots: Sequence[Projection] = (),
+    ) -> SaveSent:
+        """`save_projection`, sent now and answered later: a fold folds its next batch while the store
+        writes this one. Where nothing can be sent ahead, it is saved at once."""
 
     def snapshot_at_or_before(self, battle_id: str, version: int) -> Projection | None: ...
 

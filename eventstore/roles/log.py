@@ -58,9 +58,17 @@ class Log(Protocol):
     def entry(self, battle_id: str, version: int) -> StoredEntry | None: ...
 
     def iter_entries(
-        self, battle_id: str, *, after: int = 0, upto: int | None = None, batch: int = 1000
+        self,
+        battle_id: str,
+        *,
+        after: int = 0,
+        upto: int | None = None,
+        batch: int = 1000,
+        read_ahead: bool = False,
     ) -> Iterator[StoredEntry]:
-        """Stream entries after `after` (to `upto` inclusive) in batches, never loading the whole log."""
+        """Stream entries after `after` (to `upto` inclusive) in batches, never loading the whole log.
+        `read_ahead`: the next batch is asked for before this one is handed out (a fold's reads; it holds a
+        connection while the caller works, so not for a reader paced by a client)."""
 
     def secret(self, battle_id: str) -> str:
         """The hex server seed."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -18,7 +19,9 @@ from eventstore import keys
 from eventstore.chain import verify_chain
 from eventstore.config import RedisClient, connect
 from eventstore.records import Budget, Projection, StoredEntry, TokenRecord, Window
+from eventstore.redis_sent import Sent
 from eventstore.redis_store import RedisEventStore
+from tests.eventstore.contract.builders import outcomes, state
 from tests.eventstore.helpers import SEED, appending, battle, command, created
 
 
@@ -139,6 +142,55 @@ def test_iter_entries_reads_one_batch_per_xrange(counting: CountingRedis) -> Non
     counting.sent.clear()
     assert len(list(store.iter_entries("b1", batch=10))) == 25
     assert counting.sent == ["XRANGE", "XRANGE", "XRANGE"]
+
+
+def test_reading_ahead_asks_for_the_next_page_before_handing_out_this_one(
+    redis_store: RedisEventStore, redis_client: redis.Redis[Any]
+) -> None:
+    if os.environ.get("REDIS_URL"):
+        pytest.skip("counts the server's XRANGE calls: only this test process's own server counts only ours")
+    battle(redis_store, commands=19)
+
+    def xranges() -> int:
+        return int(redis_client.info("commandstats").get("cmdstat_xrange", {}).get("calls", 0))
+
+    start = xranges()
+    plain = redis_store.iter_entries("b1", batch=5)
+    assert next(plain).version == 1 and xranges() - start == 1
+    assert [e.version for e in plain] == list(range(2, 21))
+    pages = xranges() - start  # four full pages, and the empty one that says the log ends
+    start = xranges()
+    ahead = redis_store.iter_entries("b1", batch=5, read_ahead=True)
+    assert next(ahead).version == 1 and xranges() - start == 2  # this page, and the next already asked for
+    assert [e.version for e in ahead] == list(range(2, 21))
+    assert xranges() - start == pages == 5
+
+
+def test_a_command_sent_ahead_whose_reply_is_lost_is_answered_the_ordinary_way(
+    redis_url: str, redis_client: redis.Redis[Any]
+) -> None:
+    impatient = connect(redis_url, socket_timeout=0.2)
+    # BLPOP on an empty list holds its reply past the client's timeout: the reply is lost to it
+    sent = Sent(impatient, ("BLPOP", "nothing", 5), lambda reply: f"read {reply}", lambda: "again")
+    assert sent.answer() == "again"
+    for n in range(3):  # its connection was not given back with the BLPOP still waiting on it
+        assert impatient.echo(f"after {n}") == f"after {n}".encode()
+
+
+def test_a_command_sent_ahead_and_dropped_never_answers_a_later_one(redis_client: redis.Redis[Any]) -> None:
+    redis_client.rpush("queue", "first")
+    Sent(redis_client, ("LPOP", "queue"), lambda reply: reply, lambda: None).drop()
+    for n in range(5):  # every pooled connection answers its own command, never the dropped LPOP's reply
+        assert redis_client.echo(f"ping {n}") == f"ping {n}".encode()
+
+
+def test_a_projection_sent_after_the_server_forgot_its_script_loads_it_again(
+    redis_store: RedisEventStore, redis_client: redis.Redis[Any]
+) -> None:
+    battle(redis_store, commands=4)
+    redis_client.script_flush()
+    assert redis_store.send_projection("b1", state=state(3), outcomes=outcomes(1, 3)).answer()
+    assert redis_store.projection("b1") == state(3) and redis_store.outcomes("b1") == outcomes(1, 3)
 
 
 def test_a_projection_is_refused_before_writing_if_outcomes_already_ran_ahead(
