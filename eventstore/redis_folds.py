@@ -13,7 +13,7 @@ from eventstore.config import RedisClient
 from eventstore.errors import UnknownBattle
 from eventstore.records import FoldSave, FoldStart, Projection
 from eventstore.redis_derived import save_call
-from eventstore.redis_sent import Sent
+from eventstore.redis_in_flight import InFlight
 from eventstore.stream_fields import from_fields, text, version_of
 
 
@@ -53,7 +53,7 @@ class RedisFolds:
         state: Projection,
         outcomes: Sequence[tuple[int, str]],
         snapshots: Sequence[Projection] = (),
-    ) -> Sent[bool]:
+    ) -> InFlight[bool]:
         script_keys, args = save_call(battle_id, state, outcomes, snapshots)
         script = self._save_fold_script
 
@@ -62,9 +62,10 @@ class RedisFolds:
                 raise UnknownBattle(battle_id)
             return int(reply) == 1
 
-        # again, should the reply be lost: the script's version guard refuses a write already made
+        # run again should the reply be lost: the script's version guard refuses a write already made
         command = ("EVALSHA", script.sha, len(script_keys), *script_keys, *args)
-        return Sent(self._client, command, saved, lambda: saved(script.alone(keys=script_keys, args=args)))
+        fallback = lambda: saved(script.alone(keys=script_keys, args=args))  # noqa: E731
+        return InFlight(self._client, command, saved, fallback)
 
     def snapshot_at_or_before(self, battle_id: str, version: int) -> Projection | None:
         index = keys.snapshot_versions(battle_id)

@@ -44,7 +44,7 @@ from eventstore.records import (
 )
 from eventstore.redis_derived import outcome_of, read_outcome
 from eventstore.redis_idem import refusal
-from eventstore.redis_sent import Sent
+from eventstore.redis_in_flight import InFlight
 from eventstore.redis_tokens import token_json
 from eventstore.replication import ReplicaAck, run_acknowledged
 from eventstore.stream_fields import Row, from_fields, from_rows, rows_of, text, to_fields, version_of
@@ -266,17 +266,17 @@ class RedisLog:
 
     def _read_ahead(self, battle_id: str, after: int, upto: int | None, batch: int) -> Iterator[StoredEntry]:
         """`_read_pages` with the next page asked for before this one is handed out: the store reads it while
-        the caller folds (eventstore/redis_sent.py)."""
+        the caller folds (eventstore/redis_in_flight.py)."""
         key, end = keys.log(battle_id), "+" if upto is None else f"0-{upto}"
 
-        def page(start: int) -> Sent[list[Row]]:
+        def page(start: int) -> InFlight[list[Row]]:
             begin = f"0-{start + 1}"
             again = lambda: self._client.xrange(key, begin, end, count=batch)  # noqa: E731
-            return Sent(self._client, ("XRANGE", key, begin, end, "COUNT", batch), rows_of, again)
+            return InFlight(self._client, ("XRANGE", key, begin, end, "COUNT", batch), rows_of, again)
 
         if upto is not None and after >= upto:
             return
-        sent: Sent[list[Row]] | None = page(after)
+        sent: InFlight[list[Row]] | None = page(after)
         first = True
         try:
             while sent is not None:

@@ -59,7 +59,10 @@ def _slotted(kind: type[T]) -> Callable[..., T]:
     """`kind(**fields)` with each slot set by its own descriptor, as rules/frozen.py copies records: the
     frozen `__init__` goes through object.__setattr__ per field at twice the cost, and a fold builds every
     entry it reads."""
-    names = [f.name for f in dataclasses.fields(kind)]  # type: ignore[arg-type]  # StoredEntry, a dataclass
+    fields = dataclasses.fields(kind)  # type: ignore[arg-type]  # StoredEntry, a dataclass
+    if hasattr(kind, "__post_init__") or not all(f.init for f in fields):
+        raise TypeError(f"{kind.__name__} needs its __init__: it derives fields")
+    names = [f.name for f in fields]
     scope: dict[str, Any] = {"new": kind.__new__, "kind": kind}
     lines = [f"def make(*, {', '.join(names)}):", "    made = new(kind)"]
     for n, name in enumerate(names):

@@ -12,7 +12,7 @@ from eventstore.canonical import canonical_json, loads
 from eventstore.paging import history
 from eventstore.records import FoldSave, Projection, StoredEntry
 from eventstore.roles import Folds, Log
-from eventstore.roles.folds import SaveSent
+from eventstore.roles.folds import SaveInFlight
 from replay.folds import fold_entries
 from rules.fold import Battle, decode_battle, encode_battle
 from workers.measure import FoldTally
@@ -66,8 +66,8 @@ def project_battle(
     keep_alive: Callable[[], None] | None = None,
 ) -> Folded:
     """Bring one battle's projection up to its log head; safe to run twice (the store guards versions).
-    `keep_alive` runs after every batch written, at least every WRITE_EVERY_S: a fold renews its lock there,
-    so a lock can live a few times that long and still outlast a fold of any length."""
+    `keep_alive` runs as every batch's write is sent, at least every WRITE_EVERY_S: a fold renews its lock
+    there, so a lock can live a few times that long and still outlast a fold of any length."""
     saved = load_projection(folds, battle_id)
     entries = history(store, battle_id, after=saved.version if saved else 0, read_ahead=True)
     fold = fold_unsaved(
@@ -90,15 +90,14 @@ def fold_unsaved(
     the last write: that one is the caller's (`Unsaved.write`, then `settle`). Each write is sent when its
     batch is folded and answered once the next one is: the store writes while the fold goes on."""
     write_by = time.monotonic() + WRITE_EVERY_S
-    start = written = saved.version if saved else 0
+    start = saved.version if saved else 0
     last: Battle[Any] | None = None
     outcomes: list[tuple[int, str]] = []
     snapshots: list[Projection] = []
     tally = FoldTally()
-    entries = tally.watch(new_entries)
-    sending: Sending | None = None
+    writes = Writes(folds, battle_id, start, keep_alive)
     try:
-        for battle, outcome in fold_entries(store, folds, battle_id, saved, entries):
+        for battle, outcome in fold_entries(store, folds, battle_id, saved, tally.watch(new_entries)):
             last = battle
             tally.folded(battle.ruleset, outcome)
             outcomes.append((battle.version, canonical_json(outcome)))
@@ -106,70 +105,94 @@ def fold_unsaved(
                 state = canonical_json(encode_battle(battle))
                 snapshots.append(Projection(version=battle.version, state=state))
             if len(outcomes) >= BATCH or time.monotonic() >= write_by:
-                if sending is not None:
-                    if not sending.stored(battle_id, keep_alive):
-                        return _guarded_out(battle_id, start, written, last, tally)
-                    written = sending.battle.version
-                sending = Sending.send(folds, battle_id, battle, outcomes, snapshots, tally.seal())
+                if not writes.send(battle, outcomes, snapshots, tally.seal()):
+                    break
                 outcomes, snapshots = [], []
                 write_by = time.monotonic() + WRITE_EVERY_S
-        if sending is not None:
-            if not sending.stored(battle_id, keep_alive):
-                return _guarded_out(battle_id, start, written, last, tally)
-            written = sending.battle.version
-    finally:
-        if sending is not None:
-            sending.sent.drop()  # unanswered only when the fold raised: its reply must not be read later
+        else:
+            writes.settle()
+    except BaseException as error:
+        writes.abandon(settle=isinstance(error, Exception))  # an interrupt reads no reply
+        raise
+    if writes.guarded_out:  # another folder got there first: its writes stand, ours would repeat them
+        outcomes = []
     write = None
     if last is not None and outcomes:
         write = FoldSave(state=_state(last), outcomes=outcomes, snapshots=snapshots)
     return Unsaved(
-        battle_id=battle_id, from_version=start, written=written, last=last, write=write, tally=tally
-    )
-
-
-def _guarded_out(
-    battle_id: str, start: int, written: int, last: Battle[Any] | None, tally: FoldTally
-) -> Unsaved:
-    # another folder got there first: its writes stand, ours would repeat them
-    return Unsaved(
-        battle_id=battle_id, from_version=start, written=written, last=last, write=None, tally=tally
+        battle_id=battle_id, from_version=start, written=writes.written, last=last, write=write, tally=tally
     )
 
 
 @dataclass(frozen=True, slots=True)
-class Sending:
-    """A batch's write in flight, with what its being stored updates: the state this process remembers,
-    the batch's tally, the fold's lock."""
+class WriteInFlight:
+    """A batch's write sent, with what its being stored updates: the state this process remembers, the
+    batch's tally."""
 
-    sent: SaveSent
+    sent: SaveInFlight
     battle: Battle[Any]
     state: Projection
     report: Callable[[], None]
 
-    @classmethod
+
+class Writes:
+    """A fold's writes, one in flight at a time: each answered before the next is sent, the lock renewed
+    as each is sent."""
+
+    def __init__(
+        self, folds: Folds, battle_id: str, written: int, keep_alive: Callable[[], None] | None
+    ) -> None:
+        self.written = written  # the version the fold's stored writes reached
+        self.guarded_out = False
+        self._folds, self._battle_id, self._keep_alive = folds, battle_id, keep_alive
+        self._in_flight: WriteInFlight | None = None
+
     def send(
-        cls,
-        folds: Folds,
-        battle_id: str,
+        self,
         battle: Battle[Any],
         outcomes: list[tuple[int, str]],
         snapshots: list[Projection],
         report: Callable[[], None],
-    ) -> Sending:
-        state = _state(battle)
-        sent = folds.send_projection(battle_id, state=state, outcomes=outcomes, snapshots=snapshots)
-        return cls(sent=sent, battle=battle, state=state, report=report)
-
-    def stored(self, battle_id: str, keep_alive: Callable[[], None] | None) -> bool:
-        """Whether the write was stored (False: guarded out), once its answer is in."""
-        if not self.sent.answer():
+    ) -> bool:
+        """Send this batch's write once the one before is stored; False (nothing sent) when that one was
+        guarded out."""
+        if not self.settle():
             return False
-        _remember(_states, battle_id, (self.state.state, self.battle), STATE_CACHE)
-        self.report()
-        if keep_alive is not None:
-            keep_alive()
+        state = _state(battle)
+        sent = self._folds.send_projection(
+            self._battle_id, state=state, outcomes=outcomes, snapshots=snapshots
+        )
+        self._in_flight = WriteInFlight(sent=sent, battle=battle, state=state, report=report)
+        if self._keep_alive is not None:
+            self._keep_alive()
         return True
+
+    def settle(self) -> bool:
+        """Whether the write in flight, if any, was stored, once its answer is in."""
+        in_flight, self._in_flight = self._in_flight, None
+        if in_flight is None:
+            return not self.guarded_out
+        if not in_flight.sent.answer():
+            self.guarded_out = True
+            return False
+        _remember(_states, self._battle_id, (in_flight.state.state, in_flight.battle), STATE_CACHE)
+        in_flight.report()
+        self.written = in_flight.battle.version
+        return True
+
+    def abandon(self, *, settle: bool) -> None:
+        """The fold raised. A write it sent ran in the store all the same: `settle` it when its answer can
+        be read (its commands counted, its state remembered), else drop it, so no later caller reads it."""
+        in_flight = self._in_flight
+        if in_flight is None:
+            return
+        if settle:
+            try:
+                self.settle()
+                return
+            except Exception:  # the fold's own error is the one to raise
+                pass
+        in_flight.sent.drop()
 
 
 def load_projection(store: Folds, battle_id: str) -> Battle[Any] | None:

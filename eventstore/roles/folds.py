@@ -18,7 +18,7 @@ def require_consecutive(outcomes: Sequence[tuple[int, str]]) -> None:
         raise ValueError(f"outcomes must have consecutive versions, got {versions}")
 
 
-class SaveSent(Protocol):
+class SaveInFlight(Protocol):
     """A `save_projection` in flight: `answer()` once for its reply (raising as the call would), or `drop()`
     when the fold stops before it needs one."""
 
@@ -61,7 +61,7 @@ class Folds(Protocol):
         state: Projection,
         outcomes: Sequence[tuple[int, str]],
         snapshots: Sequence[Projection] = (),
-    ) -> SaveSent:
+    ) -> SaveInFlight:
         """`save_projection`, sent now and answered later: a fold folds its next batch while the store
         writes this one. Where nothing can be sent ahead, it is saved at once."""
 

@@ -19,7 +19,7 @@ from eventstore import keys
 from eventstore.chain import verify_chain
 from eventstore.config import RedisClient, connect
 from eventstore.records import Budget, Projection, StoredEntry, TokenRecord, Window
-from eventstore.redis_sent import Sent
+from eventstore.redis_in_flight import InFlight
 from eventstore.redis_store import RedisEventStore
 from tests.eventstore.contract.builders import outcomes, state
 from tests.eventstore.helpers import SEED, appending, battle, command, created
@@ -171,17 +171,28 @@ def test_a_command_sent_ahead_whose_reply_is_lost_is_answered_the_ordinary_way(
 ) -> None:
     impatient = connect(redis_url, socket_timeout=0.2)
     # BLPOP on an empty list holds its reply past the client's timeout: the reply is lost to it
-    sent = Sent(impatient, ("BLPOP", "nothing", 5), lambda reply: f"read {reply}", lambda: "again")
+    sent = InFlight(impatient, ("BLPOP", "nothing", 5), lambda reply: f"read {reply}", lambda: "again")
     assert sent.answer() == "again"
     for n in range(3):  # its connection was not given back with the BLPOP still waiting on it
         assert impatient.echo(f"after {n}") == f"after {n}".encode()
 
 
 def test_a_command_sent_ahead_and_dropped_never_answers_a_later_one(redis_client: redis.Redis[Any]) -> None:
-    redis_client.rpush("queue", "first")
-    Sent(redis_client, ("LPOP", "queue"), lambda reply: reply, lambda: None).drop()
-    for n in range(5):  # every pooled connection answers its own command, never the dropped LPOP's reply
+    # BLPOP holds its reply for a second: a connection given back with it pending would answer the next
+    # command on it with the BLPOP's empty reply
+    in_flight = InFlight(redis_client, ("BLPOP", "nothing", 1), lambda reply: reply, lambda: None)
+    in_flight.drop()
+    for n in range(3):
         assert redis_client.echo(f"ping {n}") == f"ping {n}".encode()
+    with pytest.raises(RuntimeError, match="answered or dropped already"):
+        in_flight.answer()
+
+
+def test_a_command_in_flight_is_answered_once(redis_client: redis.Redis[Any]) -> None:
+    in_flight = InFlight(redis_client, ("ECHO", "once"), lambda reply: reply, lambda: b"fallback")
+    assert in_flight.answer() == b"once"
+    with pytest.raises(RuntimeError, match="answered or dropped already"):
+        in_flight.answer()
 
 
 def test_a_projection_sent_after_the_server_forgot_its_script_loads_it_again(

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
 from prometheus_client import REGISTRY
 
+from eventstore import keys
 from eventstore.paging import history
 from eventstore.records import Projection
-from eventstore.redis_sent import Sent
+from eventstore.redis_in_flight import InFlight
 from eventstore.redis_store import RedisEventStore
 from tests.workers.logs import fresh_state, new_battle, projected_version
 from workers.projection import BATCH, fold_unsaved, project_battle
@@ -49,7 +51,7 @@ class Rival(RedisEventStore):
         state: Projection,
         outcomes: Sequence[tuple[int, str]],
         snapshots: Sequence[Projection] = (),
-    ) -> Sent[bool]:
+    ) -> InFlight[bool]:
         self.sent += 1
         if self.sent == 1:
             self.first = state.version
@@ -68,3 +70,20 @@ def test_a_fold_whose_write_another_folder_made_first_stops_there(redis_store: R
     assert projected_version(redis_store, battle_id) == rival.first  # the other folder's write stands, once
     assert [v for v, _ in redis_store.outcomes(battle_id, limit=5_000)] == list(range(1, rival.first + 1))
     assert fold.settle(False).to_version == 0
+
+
+def test_a_fold_that_raises_still_settles_the_write_it_sent(redis_store: RedisEventStore) -> None:
+    applied = {"ruleset": "epic", "type": "advance_phase", "status": "applied"}
+    before = count("siege_commands_total", **applied)
+    battle_id = new_battle(redis_store, commands=2 * BATCH)
+    gap = BATCH + 100  # a log with an entry missing: the fold raises there, a batch's write in flight
+    redis_store.client.xdel(keys.log(battle_id), f"0-{gap}")
+
+    with pytest.raises(ValueError, match=f"expected version {gap}"):
+        project_battle(redis_store, redis_store, battle_id)
+
+    stored = projected_version(redis_store, battle_id)
+    assert 0 < stored < gap  # the write sent before the fold raised ran in the store
+    # ... and it is counted once, as stored: its commands are not folded again by the next fold
+    assert count("siege_commands_total", **applied) == before + stored - 1
+    assert redis_store.client.echo("clean") == b"clean"  # no reply of it left for another caller

@@ -9,59 +9,65 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from redis.cluster import RedisCluster
+from redis.connection import Connection, ConnectionPool
 from redis.exceptions import ConnectionError, NoScriptError, TimeoutError
 
 from eventstore.config import RedisClient
 
 T = TypeVar("T")
+_DONE = object()  # answered or dropped: the command has nothing more to give
 
 
-class Sent(Generic[T]):
+class InFlight(Generic[T]):
     """`answer()` reads the reply once and gives the connection back; `drop()` gives it back unanswered,
-    disconnected, so that no later command reads this reply. `again` is the ordinary call, with the client's
-    own retries: it answers instead when the command or its reply was lost, or the server forgot a script.
-    Only for commands that may run twice: a read, or a write its own guard refuses the second time."""
+    disconnected, so that no later command reads this reply. `fallback` is the ordinary call, with the
+    client's own retries: it answers instead when the command or its reply was lost, or the server forgot a
+    script. Only for commands that may run twice: a read, or a write its own guard refuses the second time
+    (the caller then sees its own write as one already made)."""
 
     def __init__(
         self,
         client: RedisClient,
         command: tuple[str | int, ...],
         parse: Callable[[Any], T],
-        again: Callable[[], T],
+        fallback: Callable[[], T],
     ) -> None:
-        self._again, self._parse = again, parse
-        self._pending: tuple[Any, Any] | None = None  # (pool, connection) while the reply is unread
-        self._ready: T | None = None
+        self._fallback, self._parse = fallback, parse
+        self._pending: tuple[ConnectionPool, Connection] | None = None  # while the reply is unread
+        self._ready: object = _DONE  # the answer, when it came at once
         if isinstance(client, RedisCluster):
-            self._ready = again()
+            self._ready = fallback()
             return
         pool = client.connection_pool
         connection = pool.get_connection()
         try:
             connection.send_command(*command)
         except (ConnectionError, TimeoutError):
-            connection.disconnect()
-            pool.release(connection)
-            self._ready = again()
+            _give_back(pool, connection)
+            self._ready = fallback()
             return
+        except BaseException:
+            _give_back(pool, connection)
+            raise
         self._pending = (pool, connection)
 
     def answer(self) -> T:
         if self._pending is None:
-            return self._ready  # type: ignore[return-value]  # set whenever nothing is pending
+            if self._ready is _DONE:
+                raise RuntimeError("this command was answered or dropped already")
+            ready, self._ready = self._ready, _DONE
+            return ready  # type: ignore[return-value]  # what fallback() returned
         (pool, connection), self._pending = self._pending, None
         try:
             reply = connection.read_response()
         except NoScriptError:  # the connection is clean: the server only forgot the script
             pool.release(connection)
-            return self._again()
+            return self._fallback()
         except (ConnectionError, TimeoutError):
-            connection.disconnect()
-            pool.release(connection)
-            return self._again()
+            _give_back(pool, connection)
+            return self._fallback()
         except BaseException:
-            connection.disconnect()  # an error reply or an interrupt: the connection is not trusted again
-            pool.release(connection)
+            _give_back(pool, connection)  # an error reply or an interrupt: the connection is trusted no more
             raise
         pool.release(connection)
         return self._parse(reply)
@@ -69,5 +75,11 @@ class Sent(Generic[T]):
     def drop(self) -> None:
         if self._pending is not None:
             (pool, connection), self._pending = self._pending, None
-            connection.disconnect()
-            pool.release(connection)
+            _give_back(pool, connection)
+        self._ready = _DONE
+
+
+def _give_back(pool: ConnectionPool, connection: Connection) -> None:
+    """Disconnected first: whatever the server still sends on it is never read as another command's reply."""
+    connection.disconnect()
+    pool.release(connection)
