@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rules.declare import wire
-from rules.references import actors, named_references, new_ids, references
+from rules.references import actors, named_references, new_ids, references, walk
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,3 +78,10 @@ def test_a_record_left_out_or_at_its_marker_names_nothing_and_neither_does_a_rec
 
 def test_the_command_acts_with_the_ids_of_a_field_that_acts_and_only_those() -> None:
     assert actors(WORK) == [("creature", "c1"), ("structure", "s1")]
+
+
+def test_one_walk_gives_each_id_its_field_and_whether_the_command_acts_with_it() -> None:
+    # what a command's first checks read once, for check_ids and for its actors
+    walked = walk(WORK)
+    assert [(name, ref) for name, ref, _ in walked] == named_references(WORK)
+    assert [ref for _, ref, acting in walked if acting] == actors(WORK)
